@@ -1,0 +1,36 @@
+# shellcheck shell=bash
+# Shared by the kit's scripts: where things live, and how a stage reports.
+# Source it; it defines no side effects beyond variables and functions.
+
+KIT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+WORK=${WORK:-$KIT/work}
+case $WORK in /*) ;; *) WORK=$KIT/$WORK ;; esac
+LINUX=$WORK/linux
+LOGS=$WORK/logs
+BIN=$WORK/bin
+export KIT WORK LINUX LOGS BIN
+
+# One line per stage: "==> what (log: path)".
+stage() { printf '==> %s\n' "$*" >&2; }
+note() { printf '    %s\n' "$*" >&2; }
+warn() { printf 'warning: %s\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# Seconds since the epoch with a fraction, for the timings stages print.
+now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
+
+# Fixed identities and dates so that commits made by the kit have the same
+# ids on every machine for the same inputs.
+kit_git() {
+	GIT_AUTHOR_NAME="bpfloop-lab" GIT_AUTHOR_EMAIL="kit@bpfloop-lab.invalid" \
+	GIT_COMMITTER_NAME="bpfloop-lab" GIT_COMMITTER_EMAIL="kit@bpfloop-lab.invalid" \
+	GIT_AUTHOR_DATE="2022-01-01T00:00:00Z" GIT_COMMITTER_DATE="2022-01-01T00:00:00Z" \
+		git -c advice.detachedHead=false -c core.autocrlf=false "$@"
+}
+
+# The kit's host programs (C), built on demand into $BIN.
+need_tools() {
+	make -s -C "$KIT" host-tools >/dev/null ||
+		die "building the kit's host programs failed: run 'make host-tools' to see why"
+}
