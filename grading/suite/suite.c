@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The in-guest suite: helpers shared by every lab's tests. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/if_ether.h>
+
+#include "suite.h"
+
+int ktap_indent;
+
+void diag(const char *fmt, ...)
+{
+	char buf[1024], *line, *save = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		printf("%*s# %s\n", ktap_indent, "", line);
+	fflush(stdout);
+}
+
+void diag_log(const char *log, int max_lines)
+{
+	const char *p, *start = log;
+	int lines = 0;
+
+	if (!log || !*log)
+		return;
+	for (p = log + strlen(log); p > log; p--)
+		if (p[-1] == '\n' && p[0] != '\0' && ++lines > max_lines) {
+			start = p;
+			break;
+		}
+	if (start != log)
+		diag("(log cut to its last %d lines)", max_lines);
+	for (p = start; *p;) {
+		const char *nl = strchr(p, '\n');
+		int len = nl ? (int)(nl - p) : (int)strlen(p);
+
+		if (len)
+			printf("%*s#   %.*s\n", ktap_indent, "", len > 300 ? 300 : len, p);
+		p += len + (nl ? 1 : 0);
+	}
+	fflush(stdout);
+}
+
+void check_failed(struct test_ctx *ctx, const char *file, int line, const char *fmt, ...)
+{
+	char buf[800];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	ctx->failed = true;
+	diag("%s (%s:%d)", buf, file, line);
+}
+
+void test_skip(struct test_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ctx->skip_reason, sizeof(ctx->skip_reason), fmt, ap);
+	va_end(ap);
+	ctx->skipped = true;
+}
+
+static int load_only(struct bpf_object *obj, struct bpf_object_skeleton *skel,
+		     const char *prog_name, int log_level, struct verdict *v)
+{
+	struct bpf_program *prog, *want = NULL;
+	int err;
+
+	v->err = -ENOENT;
+	v->log = calloc(1, VLOG_SIZE);
+	if (!v->log)
+		return v->err = -ENOMEM;
+	bpf_object__for_each_program(prog, obj) {
+		bool it = !strcmp(bpf_program__name(prog), prog_name);
+
+		bpf_program__set_autoload(prog, it);
+		if (it)
+			want = prog;
+	}
+	if (!want) {
+		snprintf(v->log, VLOG_SIZE, "no program %s in the object", prog_name);
+		return v->err;
+	}
+	bpf_program__set_log_buf(want, v->log, VLOG_SIZE);
+	bpf_program__set_log_level(want, log_level);
+	/* A skeleton's load also maps its global data, so that skel->bss
+	 * and skel->data show what the programs wrote. */
+	err = skel ? bpf_object__load_skeleton(skel) : bpf_object__load(obj);
+	if (err) {
+		v->err = err < 0 ? err : -err;
+		return v->err;
+	}
+	v->err = 0;
+	return bpf_program__fd(want);
+}
+
+int load_one(struct bpf_object *obj, const char *prog_name, int log_level, struct verdict *v)
+{
+	return load_only(obj, NULL, prog_name, log_level, v);
+}
+
+int load_one_skel(struct bpf_object_skeleton *skel, const char *prog_name, int log_level,
+		  struct verdict *v)
+{
+	return load_only(*skel->obj, skel, prog_name, log_level, v);
+}
+
+void verdict_free(struct verdict *v)
+{
+	free(v->log);
+	v->log = NULL;
+}
+
+int tc_test_run(int prog_fd, unsigned int repeat, uint32_t *retval, uint32_t *duration_ns)
+{
+	unsigned char frame[64] = { 0 };
+	LIBBPF_OPTS(bpf_test_run_opts, opts,
+		.data_in = frame,
+		.data_size_in = sizeof(frame),
+		.repeat = repeat,
+	);
+	int err;
+
+	/* An IPv4 ethertype, so the skb looks like ordinary traffic. */
+	frame[12] = ETH_P_IP >> 8;
+	frame[13] = ETH_P_IP & 0xff;
+	err = bpf_prog_test_run_opts(prog_fd, &opts);
+	if (err)
+		return -errno;
+	if (retval)
+		*retval = opts.retval;
+	if (duration_ns)
+		*duration_ns = opts.duration;
+	return 0;
+}
+
+const char *errno_note(long long ret)
+{
+	switch (ret) {
+	case -EINVAL:
+		return " (-EINVAL)";
+	case -E2BIG:
+		return " (-E2BIG)";
+	case -EACCES:
+		return " (-EACCES)";
+	default:
+		return "";
+	}
+}
+
+bool log_says_unknown_func(const char *log, int helper_id)
+{
+	char want[32];
+	const char *p;
+
+	if (!log)
+		return false;
+	snprintf(want, sizeof(want), "#%d\n", helper_id);
+	for (p = strstr(log, "unknown func "); p; p = strstr(p + 1, "unknown func ")) {
+		const char *nl = strchr(p, '\n');
+		const char *hash = strstr(p, want);
+
+		if (hash && (!nl || hash < nl + 1))
+			return true;
+	}
+	return false;
+}
+
+static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+static int diag_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char buf[1024];
+
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	diag("libbpf: %s", buf);
+	return 0;
+}
+
+void suite_libbpf_quiet(bool verbose)
+{
+	libbpf_set_print(verbose ? diag_print : quiet_print);
+}
