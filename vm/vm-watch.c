@@ -16,6 +16,7 @@
  *
  * Verdicts (first word of the verdict file), and exit status:
  *   exited N       QEMU ended by itself with status N        0
+ *                  (with the time the marker appeared, if it did)
  *   boot-timeout   the marker did not appear in time         3
  *   timeout        the guest ran past --timeout              4
  *   flood          the console passed --cap bytes            5
@@ -128,7 +129,7 @@ reap:
 int main(int argc, char **argv)
 {
 	const char *console = NULL, *marker = NULL, *verdict = NULL;
-	double boot_timeout = 0, timeout = 0, start;
+	double boot_timeout = 0, timeout = 0, start, marker_at = -1;
 	long long cap = 0;
 	int marker_seen = 0, i, status;
 	off_t scanned = 0;
@@ -197,7 +198,14 @@ int main(int argc, char **argv)
 				write_verdict(verdict, "error the VM command could not be started");
 				return 2;
 			}
-			write_verdict(verdict, "exited %d after %.1f s", code, t);
+			if (marker && !marker_seen &&
+			    scan_marker(console, marker, &scanned, tail, sizeof(tail)))
+				marker_at = t;
+			if (marker_at >= 0)
+				write_verdict(verdict, "exited %d after %.1f s (user space at %.1f s)",
+					      code, t, marker_at);
+			else
+				write_verdict(verdict, "exited %d after %.1f s", code, t);
 			return 0;
 		}
 		if (stop_signal) {
@@ -213,8 +221,11 @@ int main(int argc, char **argv)
 				      cap, t);
 			return 5;
 		}
-		if (marker && !marker_seen)
+		if (marker && !marker_seen) {
 			marker_seen = scan_marker(console, marker, &scanned, tail, sizeof(tail));
+			if (marker_seen)
+				marker_at = t;
+		}
 		if (marker && !marker_seen && boot_timeout > 0 && t > boot_timeout) {
 			kill_group(pid);
 			write_verdict(verdict, "boot-timeout user space did not start within %.0f s", boot_timeout);

@@ -1,0 +1,106 @@
+# bpfloop-lab: the one entry point. Each target names its inputs and calls
+# one program; the logic lives in those programs. 'make help' lists them.
+
+WORK ?= $(CURDIR)/work
+override WORK := $(abspath $(WORK))
+export WORK
+BIN := $(WORK)/bin
+SUITE := $(WORK)/suite
+INITRAMFS := $(WORK)/initramfs/guest.cpio
+REF ?=
+
+CC := gcc
+CFLAGS := -O2 -Wall -Wextra -Werror=implicit-function-declaration
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -I/usr/include/x86_64-linux-gnu -Wall
+
+.DEFAULT_GOAL := help
+.PHONY: help setup deps prepare host-tools suite initramfs kernel boot run test lab check \
+	clean-builds distclean
+
+help: ## this list
+	@echo "bpfloop-lab: re-implement bpf_loop() in Linux 6.1, boot it in QEMU, get graded."
+	@echo
+	@grep -hE '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | sed 's/:.*## /\t/' | \
+		awk -F'\t' '{ printf "  make %-14s %s\n", $$1, $$2 }'
+	@echo
+	@echo "Variables: WORK=$(WORK) (the work folder), REF= (a commit of the work"
+	@echo "tree: base, upstream, solution/NN), ACCEL=kvm|tcg, JOBS_BUILD=n."
+
+setup: ## install packages, prepare the kernel work tree, build the kit's tools
+	@lib/setup-deps
+	@kernel-base/prepare
+	@$(MAKE) -s host-tools suite initramfs
+
+deps: ## install the missing Debian packages only
+	@lib/setup-deps
+
+prepare: ## (re)make the kernel work tree: tags upstream and base, solution branches
+	@kernel-base/prepare
+
+# The kit's host programs, in C.
+HOST_TOOLS := $(BIN)/vm-watch $(BIN)/unframe $(BIN)/excerpt $(BIN)/config-check \
+	$(BIN)/first-error $(BIN)/gen_init_cpio $(BIN)/ktap $(BIN)/helper-ids
+host-tools: $(HOST_TOOLS)
+
+$(BIN)/%: vm/%.c | $(BIN)
+	$(CC) $(CFLAGS) -o $@ $<
+$(BIN)/%: kbuild/%.c | $(BIN)
+	$(CC) $(CFLAGS) -o $@ $<
+$(BIN)/%: grading/%.c | $(BIN)
+	$(CC) $(CFLAGS) -o $@ $<
+$(BIN)/%: kernel-base/%.c | $(BIN)
+	$(CC) $(CFLAGS) -o $@ $<
+# The kernel's own cpio writer, from the pristine source.
+$(BIN)/gen_init_cpio: | $(BIN)
+	@git -C $(WORK)/linux show upstream:usr/gen_init_cpio.c >$@.c 2>/dev/null || \
+		{ echo "error: no kernel work tree in $(WORK)/linux: run 'make setup'" >&2; exit 1; }
+	$(CC) -O2 -o $@ $@.c
+$(BIN):
+	@mkdir -p $@
+
+# The in-guest suite: BPF objects -> skeletons -> one static binary.
+SUITE_PROGS := $(wildcard grading/suite/progs/*.bpf.c)
+SUITE_OBJS := $(patsubst grading/suite/progs/%.bpf.c,$(SUITE)/%.bpf.o,$(SUITE_PROGS))
+SUITE_SKELS := $(SUITE_OBJS:.bpf.o=.skel.h)
+SUITE_SRCS := $(wildcard grading/suite/*.c)
+suite: $(SUITE)/bpfloop-suite ## build the in-guest test suite
+
+$(SUITE)/%.bpf.o: grading/suite/progs/%.bpf.c | $(SUITE)
+	clang $(BPF_CFLAGS) -c $< -o $@
+$(SUITE)/%.skel.h: $(SUITE)/%.bpf.o
+	bpftool gen skeleton $< name $* >$@.tmp && mv $@.tmp $@
+$(SUITE)/bpfloop-suite: $(SUITE_SRCS) grading/suite/suite.h $(SUITE_SKELS)
+	$(CC) $(CFLAGS) -static -I$(SUITE) -o $@ $(SUITE_SRCS) -lbpf -lelf -lz -lzstd
+$(SUITE):
+	@mkdir -p $@
+
+initramfs: $(INITRAMFS) ## the guest's initramfs: busybox, /init, the suite
+$(INITRAMFS): vm/init vm/profile vm/mkinitramfs $(SUITE)/bpfloop-suite | $(BIN)/gen_init_cpio
+	@mkdir -p $(dir $@)
+	vm/mkinitramfs $@ $(SUITE)/bpfloop-suite:/usr/bin/bpfloop-suite
+
+kernel: ## build the work tree's kernel (or REF=commit) and print the bzImage path
+	@kbuild/kernel-build $(if $(REF),--ref $(REF))
+
+boot: initramfs ## build, then boot it with a shell in the guest (REF= to pick a commit)
+	@k=$$(kbuild/kernel-build $(if $(REF),--ref $(REF))) && vm/qemu-run --kernel "$$k" --shell
+
+run: initramfs ## build, boot and run CMD='...' in the guest (REF= to pick a commit)
+	@test -n "$(CMD)" || { echo "error: say what to run: make run CMD='bpfloop-suite --lab 0'" >&2; exit 2; }
+	@k=$$(kbuild/kernel-build $(if $(REF),--ref $(REF))) && vm/qemu-run --kernel "$$k" --cmd "$(CMD)"
+
+test: ## the kit's own tests (sets up first if needed); ends with "N passed, N failed"
+	@tests/run
+
+clean-builds: ## delete build folders and kept kernels (the work tree stays)
+	rm -rf $(WORK)/build $(WORK)/kernels $(WORK)/runs
+
+distclean: ## delete the whole work folder, work tree included
+	rm -rf $(WORK)
+.SECONDARY:
+
+lab: ## start or resume lab N (make lab N=1; FROM=mine starts from your own previous lab)
+	@labs/start-lab "$(N)" "$(FROM)"
+
+check: initramfs ## build the work tree, boot it, run the current lab's tests (N=, ONLY=)
+	@grading/check "$(N)" "$(ONLY)"

@@ -1,0 +1,94 @@
+# shellcheck shell=bash
+# The kit's test helpers. A test file (tests/NN-name.t) sources this and
+# calls check/expect_* once per behaviour; tests/run counts the results.
+# shellcheck source=lib/kit.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib/kit.sh"
+
+TESTS_OUT=${TESTS_OUT:-$WORK/tests}
+mkdir -p "$TESTS_OUT"
+RESULTS=${RESULTS:-$TESTS_OUT/results}
+
+_record() {
+	local verdict=$1 name=$2
+	echo "$verdict $name" >>"$RESULTS"
+	if [ "$verdict" = ok ]; then
+		printf 'ok - %s\n' "$name"
+	else
+		printf 'not ok - %s\n' "$name"
+	fi
+}
+
+# pass NAME / fail NAME WHY: record one result.
+pass() { _record ok "$1"; }
+fail() {
+	_record "not-ok" "$1"
+	shift
+	[ $# -eq 0 ] || printf '#   %s\n' "$@"
+}
+
+# check NAME COMMAND...: passes when COMMAND exits 0; its output is shown on failure.
+check() {
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		pass "$name"
+	else
+		fail "$name" "command failed: $*"
+		printf '%s\n' "$out" | tail -n 15 | sed 's/^/#   /'
+	fi
+}
+
+# expect_status NAME WANT COMMAND...: passes when COMMAND exits with WANT.
+expect_status() {
+	local name=$1 want=$2 got out
+	shift 2
+	out=$("$@" 2>&1)
+	got=$?
+	if [ "$got" = "$want" ]; then
+		pass "$name"
+	else
+		fail "$name" "expected exit status $want, got $got from: $*"
+		printf '%s\n' "$out" | tail -n 15 | sed 's/^/#   /'
+	fi
+}
+
+# expect_grep NAME PATTERN FILE: passes when FILE has a line matching PATTERN (ERE).
+expect_grep() {
+	if grep -qE -- "$2" "$3" 2>/dev/null; then
+		pass "$1"
+	else
+		fail "$1" "no line matching '$2' in $3"
+	fi
+}
+
+# expect_verdict NAME RESULTS_TSV TEST_ID VERDICT: a suite result, by test id.
+expect_verdict() {
+	local name=$1 tsv=$2 id=$3 want=$4 got
+	got=$(awk -F'\t' -v id="$id" '$1 == id { print $2 }' "$tsv" 2>/dev/null)
+	if [ "$got" = "$want" ]; then
+		pass "$name"
+	else
+		fail "$name" "$id: expected $want, got ${got:-no result} ($tsv)"
+		awk -F'\t' -v id="$id" '$1 == id { print "#   reason: " $4 }' "$tsv" 2>/dev/null
+	fi
+}
+
+# A kernel of the work tree at REF, built once per commit (kbuild/kernel-build).
+kernel_at() {
+	"$KIT/kbuild/kernel-build" --ref "$1"
+}
+
+# The commit of PATCH (git format-patch output) applied on REF, made in a
+# scratch worktree; prints its id. The same inputs give the same id, so a
+# kernel built from it is kept and reused.
+commit_with_patch() {
+	local ref=$1 patch=$2 wt=$WORK/trees/patch-apply
+	if [ ! -e "$wt/.git" ]; then
+		git -C "$LINUX" worktree prune
+		git -C "$LINUX" worktree add -q --detach "$wt" "$ref" >/dev/null 2>&1 || return 1
+	fi
+	git -C "$wt" am --abort >/dev/null 2>&1 || true
+	git -C "$wt" checkout -q --detach "$ref" >/dev/null 2>&1 || return 1
+	kit_git -C "$wt" am -q "$patch" >/dev/null 2>&1 || { git -C "$wt" am --abort >/dev/null 2>&1; return 1; }
+	git -C "$wt" rev-parse HEAD
+}
