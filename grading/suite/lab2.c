@@ -181,7 +181,7 @@ static void null_ctx(struct test_ctx *ctx)
 			check_ret(ctx, &r, 10);
 			CHECK_EQ(ctx, r.skel->bss->calls, 10, at(&r, "the callback's calls"));
 			CHECK_EQ(ctx, r.skel->bss->ctx_not_null, 0,
-				 at(&r, "calls whose ctx was not NULL"));
+				 at(&r, "the ctx values the callback got, OR-ed (0: all NULL)"));
 		}
 		run_end(&r);
 	}
