@@ -34,3 +34,18 @@ need_tools() {
 	make -s -C "$KIT" host-tools >/dev/null ||
 		die "building the kit's host programs failed: run 'make host-tools' to see why"
 }
+
+# The commit of PATCH (git format-patch output) applied on REF of the work
+# tree, made in a scratch worktree; prints its id. The same inputs give the
+# same id, so a kernel built from it is kept and reused.
+kit_commit_with_patch() {
+	local ref=$1 patch=$2 wt=$WORK/trees/patch-apply
+	if [ ! -e "$wt/.git" ]; then
+		git -C "$LINUX" worktree prune
+		git -C "$LINUX" worktree add -q --detach "$wt" "$ref" >/dev/null 2>&1 || return 1
+	fi
+	git -C "$wt" am --abort >/dev/null 2>&1 || true
+	git -C "$wt" checkout -q --detach "$ref" >/dev/null 2>&1 || return 1
+	kit_git -C "$wt" am -q "$patch" >/dev/null 2>&1 || { git -C "$wt" am --abort >/dev/null 2>&1; return 1; }
+	git -C "$wt" rev-parse HEAD
+}

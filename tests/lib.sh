@@ -73,22 +73,12 @@ expect_verdict() {
 	fi
 }
 
-# A kernel of the work tree at REF, built once per commit (kbuild/kernel-build).
+# A kernel of the work tree at REF, built once per commit (kbuild/kernel-build),
+# in the scratch tree and build folder SLOT (default "ref"; the mutants use
+# their own, so that switching between them rebuilds little).
 kernel_at() {
-	"$KIT/kbuild/kernel-build" --ref "$1"
+	"$KIT/kbuild/kernel-build" --ref "$1" --slot "${2:-ref}"
 }
 
-# The commit of PATCH (git format-patch output) applied on REF, made in a
-# scratch worktree; prints its id. The same inputs give the same id, so a
-# kernel built from it is kept and reused.
-commit_with_patch() {
-	local ref=$1 patch=$2 wt=$WORK/trees/patch-apply
-	if [ ! -e "$wt/.git" ]; then
-		git -C "$LINUX" worktree prune
-		git -C "$LINUX" worktree add -q --detach "$wt" "$ref" >/dev/null 2>&1 || return 1
-	fi
-	git -C "$wt" am --abort >/dev/null 2>&1 || true
-	git -C "$wt" checkout -q --detach "$ref" >/dev/null 2>&1 || return 1
-	kit_git -C "$wt" am -q "$patch" >/dev/null 2>&1 || { git -C "$wt" am --abort >/dev/null 2>&1; return 1; }
-	git -C "$wt" rev-parse HEAD
-}
+# Kept for the tests' wording; the kit's own function lives in lib/kit.sh.
+commit_with_patch() { kit_commit_with_patch "$@"; }
