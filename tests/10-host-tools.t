@@ -28,7 +28,7 @@ wait "$watcher"
 st=$?
 group=$(cat pids 2>/dev/null)
 # Live members of the group (zombies wait for their new parent to reap them).
-alive() { ps -o stat= -g "$group" 2>/dev/null | grep -vc '^Z'; }
+alive() { ps -o stat= -g "$group" 2>/dev/null | awk '!/^Z/' | wc -l; }
 for _ in 1 2 3 4 5 6 7 8 9 10; do [ "$(alive)" = 0 ] && break; sleep 0.2; done
 if [ "$st" = 6 ] && [ "$(alive)" = 0 ]; then
 	pass "vm-watch: SIGTERM stops the whole process group and says interrupted"

@@ -72,3 +72,22 @@ expect_grep "vm: ... with verdict boot-timeout" '^boot-timeout ' "$T/boothang/ve
 # Nothing of the host is writable: no disk, no shared folder.
 out=$(run --out "$T/disks" --cmd 'cat /proc/partitions | tail -n +3 | wc -l; grep -c -E "9p|virtiofs|nfs" /proc/mounts' 2>/dev/null | tr '\n' ' ')
 if [ "$out" = "0 0 " ]; then pass "vm: the guest sees no disk and no host folder"; else fail "vm: the guest sees no disk and no host folder" "$out"; fi
+
+# make boot's shell: a real terminal (tmux), a command typed at the prompt,
+# and 'exit' powers the guest off, which ends QEMU.
+session=kit-boot-$$
+tmux new-session -d -s "$session" -x 120 -y 40 \
+	"'$KIT/vm/qemu-run' --kernel '$image' --out '$T/shell' --shell; echo SHELL-ENDED \$?; sleep 30"
+for _ in $(seq 1 60); do tmux capture-pane -p -t "$session" | grep -q 'guest#' && break; sleep 0.5; done
+# shellcheck disable=SC2016 # the guest's shell expands it, not this one
+tmux send-keys -t "$session" 'echo typed-$((6 * 7))' Enter
+sleep 1
+tmux send-keys -t "$session" 'exit' Enter
+for _ in $(seq 1 40); do tmux capture-pane -p -t "$session" | grep -q 'SHELL-ENDED' && break; sleep 0.5; done
+screen=$(tmux capture-pane -p -t "$session")
+tmux kill-session -t "$session" 2>/dev/null
+if grep -q '^typed-42' <<<"$screen" && grep -q 'SHELL-ENDED 0' <<<"$screen"; then
+	pass "vm: the interactive shell answers, and exit powers the guest off"
+else
+	fail "vm: the interactive shell answers, and exit powers the guest off" "$(tail -n 8 <<<"$screen")"
+fi
