@@ -92,8 +92,8 @@ run: initramfs ## build, boot and run CMD='...' in the guest (REF= to pick a com
 test: ## the kit's own tests (sets up first if needed); ends with "N passed, N failed"
 	@tests/run
 
-clean-builds: ## delete build folders and kept kernels (the work tree stays)
-	rm -rf $(WORK)/build $(WORK)/kernels $(WORK)/runs
+clean-builds: ## delete build folders, scratch trees and kept kernels (the work tree stays)
+	rm -rf $(WORK)/build $(WORK)/slots $(WORK)/kernels $(WORK)/runs
 
 distclean: ## delete the whole work folder, work tree included
 	rm -rf $(WORK)
