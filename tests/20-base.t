@@ -100,3 +100,16 @@ else
 	fail "prepare: an interrupted run's leftovers are cleared"
 fi
 rm -rf "$T/work" "$T/fake" "$T/fake.tar.xz"
+
+# Set-up without root: the missing packages and the exact command, no change.
+printf 'make\nbpfloop-lab-no-such-package\n' >"$T/packages"
+chmod 755 "$T" && chmod 644 "$T/packages"
+out=$(KIT_PACKAGES=$T/packages setpriv --reuid=65534 --regid=65534 --clear-groups \
+	env WORK="$T/nobody-work" "$KIT/lib/setup-deps" 2>&1)
+st=$?
+if [ "$st" = 1 ] && grep -q 'needs root' <<<"$out" &&
+	grep -q 'sudo apt-get install -y --no-install-recommends bpfloop-lab-no-such-package' <<<"$out"; then
+	pass "setup: without root, it names the missing packages and the exact apt-get command"
+else
+	fail "setup: without root, it names the missing packages and the exact apt-get command" "status $st: $out"
+fi
