@@ -62,15 +62,15 @@ $(BIN):
 SUITE_PROGS := $(wildcard grading/suite/progs/*.bpf.c)
 SUITE_OBJS := $(patsubst grading/suite/progs/%.bpf.c,$(SUITE)/%.bpf.o,$(SUITE_PROGS))
 SUITE_SKELS := $(SUITE_OBJS:.bpf.o=.skel.h)
-SUITE_SRCS := $(wildcard grading/suite/*.c)
+SUITE_SRCS := $(wildcard grading/suite/*.c) grading/guest.c
 suite: $(SUITE)/bpfloop-suite ## build the in-guest test suite
 
 $(SUITE)/%.bpf.o: grading/suite/progs/%.bpf.c | $(SUITE)
 	clang $(BPF_CFLAGS) -c $< -o $@
 $(SUITE)/%.skel.h: $(SUITE)/%.bpf.o
 	bpftool gen skeleton $< name $* >$@.tmp && mv $@.tmp $@
-$(SUITE)/bpfloop-suite: $(SUITE_SRCS) grading/suite/suite.h $(SUITE_SKELS)
-	$(CC) $(CFLAGS) -static -I$(SUITE) -o $@ $(SUITE_SRCS) -lbpf -lelf -lz -lzstd
+$(SUITE)/bpfloop-suite: $(SUITE_SRCS) grading/suite/suite.h grading/guest.h $(SUITE_SKELS)
+	$(CC) $(CFLAGS) -static -I$(SUITE) -Igrading -o $@ $(SUITE_SRCS) -lbpf -lelf -lz -lzstd
 $(SUITE):
 	@mkdir -p $@
 

@@ -42,6 +42,7 @@
 
 #include "test_progs.h"
 #include "network_helpers.h"
+#include "guest.h"
 
 #define ID_PREFIX "lab3.selftest"
 #define MAX_NAME 64		/* of a subtest's name, in its id */
@@ -206,22 +207,6 @@ static void dump_range(const char *what, off_t from, off_t to)
 	capture_take(from, to, &text, &len);
 	dump(what, text, len);
 	free(text);
-}
-
-static bool in_list(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-	const char *p = list;
-
-	while ((p = strstr(p, word))) {
-		bool start = p == list || p[-1] == ',';
-		bool end = p[n] == '\0' || p[n] == ',';
-
-		if (start && end)
-			return true;
-		p += n;
-	}
-	return false;
 }
 
 /* The subtest's name as an id word, unique within this run. */
@@ -437,20 +422,6 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list 
 	if (level == LIBBPF_DEBUG && env.verbosity < VERBOSE_VERY)
 		return 0;
 	return vfprintf(stderr, fmt, ap);
-}
-
-/* The guest's kernel command line carries bpfloop.guest (vm/qemu-run). */
-static bool in_lab_guest(void)
-{
-	char line[4096] = "";
-	FILE *f = fopen("/proc/cmdline", "r");
-	bool yes;
-
-	if (!f)
-		return false;
-	yes = fgets(line, sizeof(line), f) && strstr(line, "bpfloop.guest");
-	fclose(f);
-	return yes;
 }
 
 static bool jit_enabled(void)

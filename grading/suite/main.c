@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "guest.h"
 #include "suite.h"
 
 extern int ktap_indent;
@@ -37,22 +38,6 @@ struct options {
 	bool verbose;
 };
 
-static bool in_list(const char *list, const char *id)
-{
-	size_t n = strlen(id);
-	const char *p = list;
-
-	while ((p = strstr(p, id))) {
-		bool start = p == list || p[-1] == ',';
-		bool end = p[n] == '\0' || p[n] == ',';
-
-		if (start && end)
-			return true;
-		p += n;
-	}
-	return false;
-}
-
 static bool selected(const struct options *o, const struct suite_lab *lab,
 		     const struct suite_test *t)
 {
@@ -63,20 +48,6 @@ static bool selected(const struct options *o, const struct suite_lab *lab,
 	if ((t->flags & TEST_ONLY_AT_OWN_LAB) && lab->number != o->lab)
 		return false;
 	return true;
-}
-
-/* The guest's kernel command line carries bpfloop.guest (vm/qemu-run). */
-static bool in_lab_guest(void)
-{
-	char line[4096] = "";
-	FILE *f = fopen("/proc/cmdline", "r");
-	bool yes;
-
-	if (!f)
-		return false;
-	yes = fgets(line, sizeof(line), f) && strstr(line, "bpfloop.guest");
-	fclose(f);
-	return yes;
 }
 
 static double seconds(void)
