@@ -15,7 +15,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -I/usr/include/x86_64-linux
 
 .DEFAULT_GOAL := help
 .PHONY: help setup deps prepare host-tools suite initramfs kernel boot run test lab check \
-	clean-builds distclean
+	handbook clean-builds distclean
 
 help: ## this list
 	@echo "bpfloop-lab: re-implement bpf_loop() in Linux 6.1, boot it in QEMU, get graded."
@@ -39,7 +39,7 @@ prepare: ## (re)make the kernel work tree: tags upstream and base, solution bran
 
 # The kit's host programs, in C.
 HOST_TOOLS := $(BIN)/vm-watch $(BIN)/unframe $(BIN)/excerpt $(BIN)/config-check \
-	$(BIN)/first-error $(BIN)/gen_init_cpio $(BIN)/ktap $(BIN)/helper-ids
+	$(BIN)/first-error $(BIN)/gen_init_cpio $(BIN)/ktap $(BIN)/helper-ids $(BIN)/linkcheck
 host-tools: $(HOST_TOOLS)
 
 $(BIN)/%: vm/%.c | $(BIN)
@@ -49,6 +49,8 @@ $(BIN)/%: kbuild/%.c | $(BIN)
 $(BIN)/%: grading/%.c | $(BIN)
 	$(CC) $(CFLAGS) -o $@ $<
 $(BIN)/%: kernel-base/%.c | $(BIN)
+	$(CC) $(CFLAGS) -o $@ $<
+$(BIN)/%: docs/%.c | $(BIN)
 	$(CC) $(CFLAGS) -o $@ $<
 # The kernel's own cpio writer, from the pristine source.
 $(BIN)/gen_init_cpio: | $(BIN)
@@ -91,6 +93,9 @@ run: initramfs ## build, boot and run CMD='...' in the guest (REF= to pick a com
 
 test: ## the kit's own tests (sets up first if needed); ends with "N passed, N failed"
 	@tests/run
+
+handbook: $(BIN)/linkcheck ## render handbook.md and the lab texts to HTML (work/handbook/index.html)
+	@docs/render
 
 clean-builds: ## delete build folders, scratch trees and kept kernels (the work tree stays)
 	rm -rf $(WORK)/build $(WORK)/slots $(WORK)/kernels $(WORK)/runs

@@ -1,0 +1,109 @@
+# The course texts (README.md, handbook.md, labs/*/README.md): the make
+# targets and kit files they name exist, and docs/render makes a site whose
+# links all resolve, without a pandoc warning. No kernel, no VM.
+# shellcheck shell=bash source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+T=$TESTS_OUT/docs
+rm -rf "$T"
+mkdir -p "$T"
+cd "$KIT" || exit 1
+texts=(README.md handbook.md labs/[0-9][0-9]-*/README.md)
+
+# The code the texts show, as pandoc reads it (a `span` may run over two
+# lines): "FILE<TAB>span<TAB>TEXT" per inline span, "FILE<TAB>block<TAB>LINE"
+# per line of a code block.
+cat >"$T/code.lua" <<'END'
+function Code(el) io.write("span\t", el.text, "\n") end
+function CodeBlock(el)
+  for line in (el.text .. "\n"):gmatch("(.-)\n") do io.write("block\t", line, "\n") end
+end
+END
+for f in "${texts[@]}"; do
+	pandoc --from=markdown --to=html5 --lua-filter="$T/code.lua" --output=/dev/null "$f" |
+		sed "s|^|$f\t|"
+done >"$T/code.tsv"
+
+# (a) Every "make TARGET" in the texts' code is a target that 'make help'
+# lists. Targets the README announces as being written are allowed to be
+# missing until they land.
+planned=" grade "
+make -s help | awk '$1 == "make" { print $2 }' >"$T/targets"
+awk -F'\t' '{ n = split($3, w, /[ \t;&|()]+/)
+	for (i = 1; i < n; i++) if (w[i] == "make" && w[i + 1] ~ /^[a-z][a-z0-9-]*$/) print $1 "\t" w[i + 1] }' \
+	"$T/code.tsv" | sort -u >"$T/make-mentions"
+missing=()
+while IFS=$'\t' read -r f target; do
+	grep -qxF "$target" "$T/targets" || [[ $planned == *" $target "* ]] || missing+=("$f: make $target")
+done <"$T/make-mentions"
+name="docs: every 'make TARGET' the texts show is in 'make help' ($(wc -l <"$T/make-mentions") mentions)"
+if [ ${#missing[@]} = 0 ] && [ -s "$T/make-mentions" ]; then pass "$name"; else fail "$name" "${missing[@]}"; fi
+
+# (b) Every file of the kit the texts name in a `span` exists: the words that
+# start with one of the kit's folders (work/ and the kernel tree's own
+# kernel/, include/, tools/ are not the kit's), or name its top files.
+# Placeholders stand for any lab: labs/NN-name/ is labs/[0-9][0-9]-*/.
+awk -F'\t' '$2 == "span" { n = split($3, w, /[ \t]+/); for (i = 1; i <= n; i++) print $1 "\t" w[i] }' \
+	"$T/code.tsv" | sed -E $'s/\t[("\']+/\t/; s/[)"\',;:.]+$//' |
+	grep -E $'\t((kernel-base|labs|solutions|kbuild|vm|grading|tests|lib|docs)/|(README\\.md|handbook\\.md|Makefile)$)' |
+	sort -u >"$T/paths"
+missing=()
+while IFS=$'\t' read -r f path; do
+	glob=${path//NN-name/[0-9][0-9]-*}
+	glob=${glob//NN/[0-9][0-9]}
+	compgen -G "$KIT/$glob" >/dev/null || missing+=("$f: $path")
+done <"$T/paths"
+name="docs: every kit file the texts name exists ($(wc -l <"$T/paths") paths)"
+if [ ${#missing[@]} = 0 ] && [ -s "$T/paths" ]; then pass "$name"; else fail "$name" "${missing[@]}"; fi
+
+# (c, d) The site: one page per text, every internal link and #anchor
+# resolves, nothing loaded from outside, and pandoc says nothing.
+H=$TESTS_OUT/handbook
+docs/render --out "$H" 2>"$T/render.err"
+st=$?
+if [ "$st" = 0 ]; then
+	pass "docs: docs/render makes the site"
+else
+	fail "docs: docs/render makes the site" "status $st" "$(tail -n 15 "$T/render.err")"
+fi
+if grep -q 'WARNING' "$T/render.err"; then
+	fail "docs: pandoc reports no warnings" "$(grep -A1 WARNING "$T/render.err")"
+else
+	pass "docs: pandoc reports no warnings"
+fi
+pages=("$H/index.html")
+for d in labs/[0-9][0-9]-*/; do pages+=("$H/labs/$(basename "$d").html"); done
+check "docs: the handbook and each lab have a page (${#pages[@]})" ls "${pages[@]}" "$H/style.css"
+expect_grep "docs: the handbook page has a table of contents" '<nav id="TOC"' "$H/index.html"
+expect_grep "docs: C code is highlighted" 'class="sourceCode c"' "$H/index.html"
+check "docs: every internal link and #anchor of the site resolves" "$BIN/linkcheck" "${pages[@]}"
+
+# The link rewriting and the checker, on a small fixture: links between the
+# texts become links between the pages, a link to another file of the kit
+# reaches that file, and broken ones are reported.
+F=$T/fixture
+mkdir -p "$F/labs/01-one" "$F/labs/02-two" "$F/kernel-base"
+printf '%% Fixture\n\n## A section\n\nSee [lab 1](labs/01-one/README.md#steps).\n' >"$F/handbook.md"
+printf '# Lab 1\n\n## Steps\n\n%s\n' '[a](../../handbook.md#a-section) [b](../02-two/README.md#steps)
+[c](../../kernel-base/README.md) [d](#steps) [e](https://example.org/)' >"$F/labs/01-one/README.md"
+printf '# Lab 2\n\n## Steps\n\n%s\n' '[f](../../handbook.md#no-such-section) [g](../../nowhere.md)' \
+	>"$F/labs/02-two/README.md"
+echo "a file of the kit" >"$F/kernel-base/README.md"
+docs/render --src "$F" --out "$T/site" 2>"$T/fixture.err"
+st=$?
+if [ "$st" = 1 ] && grep -q 'no element with the id "no-such-section"' "$T/fixture.err" &&
+	grep -q 'nowhere.md: no such file' "$T/fixture.err"; then
+	pass "docs: render reports a broken anchor and a missing file"
+else
+	fail "docs: render reports a broken anchor and a missing file" "status $st" "$(cat "$T/fixture.err")"
+fi
+expect_grep "docs: a link to the handbook's section becomes index.html#section" \
+	'href="\.\./index\.html#a-section"' "$T/site/labs/01-one.html"
+expect_grep "docs: a link to another lab's README.md becomes its page" \
+	'href="02-two\.html#steps"' "$T/site/labs/01-one.html"
+expect_grep "docs: a link from the handbook to a lab becomes its page" \
+	'href="labs/01-one\.html#steps"' "$T/site/index.html"
+check "docs: links to pages and to the kit's files resolve" \
+	"$BIN/linkcheck" "$T/site/index.html" "$T/site/labs/01-one.html"
+printf '<link rel="stylesheet" href="https://cdn.example/x.css"><a href="#top">x</a>\n' >"$T/external.html"
+expect_status "linkcheck: an external stylesheet and a missing anchor are broken" 1 \
+	"$BIN/linkcheck" "$T/external.html"
