@@ -47,6 +47,15 @@ line two" ] && [ "$("$BIN/unframe" 0123456789abcdef ch1 /dev/null)" = 3 ]; then
 else
 	fail "unframe: output between the markers and the status, nothing outside" "$(cat out1)"
 fi
+printf '@@0123456789abcdef begin\nno newline at the end\n@@0123456789abcdef end 0\n' >ch2
+printf '@@0123456789abcdef begin\nwith a newline\n\n@@0123456789abcdef end 0\n' >ch2b
+"$BIN/unframe" 0123456789abcdef ch2 out2a >/dev/null
+"$BIN/unframe" 0123456789abcdef ch2b out2b >/dev/null
+if [ "$(cat -A out2a)" = 'no newline at the end$' ] && [ "$(cat -A out2b)" = 'with a newline$' ]; then
+	pass "unframe: the end marker's own line adds nothing to the output"
+else
+	fail "unframe: the end marker's own line adds nothing to the output" "$(cat -A out2a out2b)"
+fi
 expect_status "unframe: another run's id finds nothing" 4 "$BIN/unframe" fedcba9876543210 ch1 out2
 printf '@@0123456789abcdef begin\npartial\n' >ch3
 expect_status "unframe: a frame that never ends means the guest died" 3 \

@@ -13,12 +13,22 @@ done)
 # shellcheck disable=SC2086 # one word per file
 check "lint: shellcheck passes on every script ($(echo $scripts | wc -w))" shellcheck $scripts
 
-for c in $(git ls-files '*.c' | grep -v '^grading/suite/progs/\|^grading/lab3/\|^grading/suite/'); do
+# The suite, the lab 3 harness and the fixtures need generated headers
+# (skeletons, vmlinux.h): the Makefile and the tests build them.
+for c in $(git ls-files '*.c' | grep -v '^grading/suite/\|^grading/lab3/\|^tests/fixtures/'); do
 	check "lint: $c builds with -Wall -Wextra -Werror" gcc -O2 -Wall -Wextra -Werror -fsyntax-only "$c"
 done
 
-checkpatch="$LINUX/scripts/checkpatch.pl"
+# checkpatch reads a patch that git tracks in the current repository
+# differently (it then checks the kit's files, not the patch): give it a
+# copy, from a folder outside the kit.
+# One exception, documented in labs/03-selftests/README.md: new selftest
+# files make checkpatch ask whether MAINTAINERS needs updating; it does not.
+checkpatch_copy() {
+	(cd "$T" && perl "$LINUX/scripts/checkpatch.pl" --strict --no-tree -q --ignore FILE_PATH_CHANGES "$1")
+}
 for p in solutions/*/*.patch; do
 	[ -f "$p" ] || continue
-	check "lint: checkpatch --strict: $p" perl "$checkpatch" --strict --no-tree -q "$p"
+	cp "$p" "$T/$(basename "$p")"
+	check "lint: checkpatch --strict: $p" checkpatch_copy "$(basename "$p")"
 done

@@ -5,7 +5,9 @@
  * The guest's /init writes, on its own serial port:
  *     @@ID begin
  *     ...the command's output...
- *     @@ID end STATUS
+ *     (a newline)@@ID end STATUS
+ * The newline puts the end marker on a line of its own even after output
+ * without a final newline; the empty line it leaves is not output.
  * where ID is a random id the host chose for this run. unframe copies the
  * output between the markers of this run's ID to OUTPUT and prints STATUS.
  * Lines outside the frame, and frames with another id, count for nothing:
@@ -23,7 +25,7 @@
 
 int main(int argc, char **argv)
 {
-	char begin[128], end[128], *line = NULL;
+	char begin[128], end[128], *line = NULL, *pending = NULL;
 	size_t cap = 0, end_len;
 	FILE *in, *out;
 	int inside = 0, seen = 0, status = -1;
@@ -64,11 +66,25 @@ int main(int argc, char **argv)
 
 			if (stop != line + end_len && *stop == '\0') {
 				status = (int)v;
+				/* /init starts the end marker on a line of its own,
+				 * which adds an empty line after output that ended
+				 * with a newline: drop it. */
+				if (pending && *pending)
+					fprintf(out, "%s\n", pending);
+				free(pending);
+				pending = NULL;
 				break;
 			}
 		}
-		fprintf(out, "%s\n", line);
+		if (pending)
+			fprintf(out, "%s\n", pending);
+		free(pending);
+		pending = strdup(line);
 	}
+	/* A frame that never ended: keep all it had. */
+	if (pending)
+		fprintf(out, "%s\n", pending);
+	free(pending);
 	free(line);
 	fclose(in);
 	if (fclose(out)) {
