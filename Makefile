@@ -91,6 +91,12 @@ run: initramfs ## build, boot and run CMD='...' in the guest (REF= to pick a com
 	@test -n "$(CMD)" || { echo "error: say what to run: make run CMD='bpfloop-suite --lab 0'" >&2; exit 2; }
 	@k=$$(kbuild/kernel-build $(if $(REF),--ref $(REF))) && vm/qemu-run --kernel "$$k" --cmd "$(CMD)"
 
+lab: ## start or resume lab N (make lab N=1; FROM=mine starts from your own previous lab)
+	@labs/start-lab "$(N)" "$(FROM)"
+
+check: initramfs ## build the work tree, boot it, run the current lab's tests (N=, ONLY=)
+	@grading/check "$(N)" "$(ONLY)"
+
 test: ## the kit's own tests (sets up first if needed); ends with "N passed, N failed"
 	@tests/run
 
@@ -103,9 +109,3 @@ clean-builds: ## delete build folders, scratch trees and kept kernels (the work 
 distclean: ## delete the whole work folder, work tree included
 	rm -rf $(WORK)
 .SECONDARY:
-
-lab: ## start or resume lab N (make lab N=1; FROM=mine starts from your own previous lab)
-	@labs/start-lab "$(N)" "$(FROM)"
-
-check: initramfs ## build the work tree, boot it, run the current lab's tests (N=, ONLY=)
-	@grading/check "$(N)" "$(ONLY)"
