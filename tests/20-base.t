@@ -113,3 +113,20 @@ if [ "$st" = 1 ] && grep -q 'needs root' <<<"$out" &&
 else
 	fail "setup: without root, it names the missing packages and the exact apt-get command" "status $st: $out"
 fi
+
+# A disk that fills up during extraction: a clear error, no half-made tree.
+small=$T/small
+mkdir -p "$small"
+if mount -t tmpfs -o size=40m tmpfs "$small" 2>/dev/null; then
+	out=$(WORK=$small "$KIT/kernel-base/prepare" 2>&1)
+	st=$?
+	if [ "$st" != 0 ] && grep -q 'Check the free space' <<<"$out" &&
+		[ ! -e "$small/linux" ] && [ ! -e "$small/linux.partial" ]; then
+		pass "prepare: a disk that fills up during extraction stops with the fix, no half-made tree"
+	else
+		fail "prepare: a disk that fills up during extraction stops with the fix" "status $st: $out" "$(ls "$small")"
+	fi
+	umount "$small"
+else
+	echo "# not tried here: mounting a small tmpfs is not allowed"
+fi
