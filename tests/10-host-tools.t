@@ -14,7 +14,7 @@ expect_grep "vm-watch: the verdict file carries the command's status" '^exited 7
 expect_status "vm-watch: no boot marker in time is boot-timeout" 3 \
 	"$BIN/vm-watch" --console c2 --marker READY --boot-timeout 1 --verdict v2 -- sleep 30
 expect_status "vm-watch: the marker seen, then too long, is timeout" 4 \
-	"$BIN/vm-watch" --console c3 --marker READY --boot-timeout 1 --timeout 2 --verdict v3 \
+	"$BIN/vm-watch" --console c3 --marker READY --boot-timeout 10 --timeout 3 --verdict v3 \
 	-- sh -c 'echo xxREADYxx >c3; sleep 30'
 expect_status "vm-watch: a console past the cap is flood" 5 \
 	"$BIN/vm-watch" --console c4 --cap 10000 --verdict v4 -- sh -c 'yes flood >c4'
