@@ -67,7 +67,7 @@ SUITE_SKELS := $(SUITE_OBJS:.bpf.o=.skel.h)
 SUITE_SRCS := $(wildcard grading/suite/*.c) grading/guest.c
 suite: $(SUITE)/bpfloop-suite ## build the in-guest test suite
 
-$(SUITE)/%.bpf.o: grading/suite/progs/%.bpf.c | $(SUITE)
+$(SUITE)/%.bpf.o: grading/suite/progs/%.bpf.c $(wildcard grading/suite/progs/*.h) | $(SUITE)
 	clang $(BPF_CFLAGS) -c $< -o $@
 $(SUITE)/%.skel.h: $(SUITE)/%.bpf.o
 	bpftool gen skeleton $< name $* >$@.tmp && mv $@.tmp $@

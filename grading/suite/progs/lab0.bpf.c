@@ -3,15 +3,9 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
+#include "count_call.h"
+
 __u64 calls;
-
-static int count_call(__u32 index, void *data)
-{
-	__u64 *n = data;
-
-	(*n)++;
-	return 0;
-}
 
 /* Calls helper 181 (bpf_loop) 500 times; returns the helper's result.
  * A kernel without the helper must refuse to load it. */

@@ -12,6 +12,8 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
+#include "count_call.h"
+
 /* Inputs. */
 __u32 nr_loops;
 __u64 flags;
@@ -20,14 +22,6 @@ __u64 flags;
 __s64 result;
 __u64 calls;
 __u64 runs;
-
-static int count_call(__u32 index, void *data)
-{
-	__u64 *n = data;
-
-	(*n)++;
-	return 0;
-}
 
 static __always_inline long call_loop(void)
 {

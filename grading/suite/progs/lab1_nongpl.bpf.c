@@ -8,6 +8,8 @@
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
 
+#include "count_call.h"
+
 /* Inputs, written by user space after the load (see lab1.bpf.c). */
 __u32 nr_loops;
 __u64 flags;
@@ -15,14 +17,6 @@ __u64 flags;
 /* Outputs. */
 __s64 result;
 __u64 calls;
-
-static int count_call(__u32 index, void *data)
-{
-	__u64 *n = data;
-
-	(*n)++;
-	return 0;
-}
 
 SEC("tc")
 int loop_nongpl(struct __sk_buff *skb)
