@@ -15,7 +15,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -I/usr/include/x86_64-linux
 
 .DEFAULT_GOAL := help
 .PHONY: help setup deps prepare host-tools suite initramfs kernel boot run test lab check \
-	handbook clean-builds distclean
+	grade grade-merge handin handbook clean-builds distclean
 
 help: ## this list
 	@echo "bpfloop-lab: re-implement bpf_loop() in Linux 6.1, boot it in QEMU, get graded."
@@ -25,6 +25,7 @@ help: ## this list
 	@echo
 	@echo "Variables: WORK=$(WORK) (the work folder), REF= (a commit of the work"
 	@echo "tree: base, upstream, solution/NN), ACCEL=kvm|tcg, JOBS_BUILD=n."
+	@echo "make grade: SUBMISSIONS=dir OUT=dir RUBRIC=file EXTRA_TESTS=prog JOBS=n FORCE=1."
 
 setup: ## install packages, prepare the kernel work tree, build the kit's tools
 	@lib/setup-deps
@@ -39,7 +40,8 @@ prepare: ## (re)make the kernel work tree: tags upstream and base, solution bran
 
 # The kit's host programs, in C.
 HOST_TOOLS := $(BIN)/vm-watch $(BIN)/unframe $(BIN)/excerpt $(BIN)/config-check \
-	$(BIN)/first-error $(BIN)/gen_init_cpio $(BIN)/ktap $(BIN)/helper-ids $(BIN)/linkcheck
+	$(BIN)/first-error $(BIN)/gen_init_cpio $(BIN)/ktap $(BIN)/helper-ids $(BIN)/linkcheck \
+	$(BIN)/intake $(BIN)/grade-report
 host-tools: $(HOST_TOOLS)
 
 $(BIN)/%: vm/%.c | $(BIN)
@@ -96,6 +98,17 @@ lab: ## start or resume lab N (make lab N=1; FROM=mine starts from your own prev
 
 check: initramfs ## build the work tree, boot it, run the current lab's tests (N=, ONLY=)
 	@grading/check "$(N)" "$(ONLY)"
+
+grade: ## grade every submission in SUBMISSIONS= (default: the samples) into OUT=
+	@grading/grade $(if $(SUBMISSIONS),--submissions "$(SUBMISSIONS)") $(if $(OUT),--out "$(OUT)") \
+		$(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(EXTRA_TESTS),--extra-tests "$(EXTRA_TESTS)") \
+		$(if $(JOBS),--jobs "$(JOBS)") $(if $(filter 1 yes,$(FORCE)),--force)
+
+grade-merge: ## one gradebook from the OUT folders of several machines: RUNS="a b" OUT=dir
+	@grading/merge-runs --out "$(OUT)" $(if $(RUBRIC),--rubric "$(RUBRIC)") $(RUNS)
+
+handin: ## package your lab branch for your instructor (NAME=you TIME=hours)
+	@grading/handin "$(NAME)" "$(TIME)"
 
 test: ## the kit's own tests (sets up first if needed); ends with "N passed, N failed"
 	@tests/run

@@ -39,6 +39,14 @@ need_tools() {
 # tree, made in a scratch worktree; prints its id. The same inputs give the
 # same id, so a kernel built from it is kept and reused.
 kit_commit_with_patch() {
+	mkdir -p "$WORK/trees"
+	# One caller at a time: the grader's workers share this worktree.
+	(
+		flock 8 || exit 1
+		kit_commit_with_patch_locked "$@"
+	) 8>"$WORK/trees/patch-apply.lock"
+}
+kit_commit_with_patch_locked() {
 	local ref=$1 patch=$2 wt=$WORK/trees/patch-apply
 	if [ ! -e "$wt/.git" ]; then
 		git -C "$LINUX" worktree prune

@@ -1,0 +1,243 @@
+# make grade end to end: the bundled samples score as recorded; a run
+# stopped half-way resumes and loses nothing; hostile and broken
+# submissions get their verdicts and leak nothing of the host; an
+# instructor's extra tests and rubric count; runs from several machines
+# merge; make handin's output grades.
+# shellcheck shell=bash source=tests/lib.sh disable=SC2015
+. "$(dirname "$0")/lib.sh"
+T=$TESTS_OUT/grade
+rm -rf "$T"
+mkdir -p "$T"
+col() { awk -F'\t' -v id="$2" -v c="$3" '$1 == id { print $c }' "$1"; }
+total() { awk -F, -v s="$2" 'NR > 1 && $1 == s { print $(NF - 2) }' "$1/gradebook.csv"; }
+
+# ---- bad arguments: a clear error, exit 2, nothing graded ----
+expect_status "grade: a missing submissions folder is refused" 2 make -s -C "$KIT" grade SUBMISSIONS="$T/nowhere" OUT="$T/bad"
+expect_grep "grade: ... and the error names it" "SUBMISSIONS=$T/nowhere is not a folder" <(make -s -C "$KIT" grade SUBMISSIONS="$T/nowhere" OUT="$T/bad" 2>&1)
+expect_status "grade: JOBS must be a number" 2 make -s -C "$KIT" grade JOBS=many OUT="$T/bad"
+printf 'lab1.a one\n' >"$T/bad-rubric"
+expect_status "grade: a broken rubric is refused before any grading" 2 make -s -C "$KIT" grade RUBRIC="$T/bad-rubric" OUT="$T/bad"
+expect_status "grade: EXTRA_TESTS must be an executable" 2 make -s -C "$KIT" grade EXTRA_TESTS=/etc/hostname OUT="$T/bad"
+[ ! -d "$T/bad/students" ] || [ -z "$(ls "$T/bad/students")" ] && pass "grade: bad arguments grade no one" ||
+	fail "grade: bad arguments grade no one"
+
+# ---- the samples, against their recorded expectations ----
+ts=$(now)
+make -s -C "$KIT" grade OUT="$T/samples" >"$T/samples.log" 2>&1
+rc=$?
+secs=$(awk -v a="$ts" -v b="$(now)" 'BEGIN { printf "%.0f", b - a }')
+echo "# make grade (the samples) took ${secs}s"
+[ "$rc" = 0 ] && pass "grade: make grade grades the samples (exit 0)" || { fail "grade: make grade grades the samples (exit 0)"; tail -n 20 "$T/samples.log" | sed 's/^/#   /'; }
+while read -r student status points rest; do
+	case $student in '' | '#'*) continue ;; esac
+	s=$T/samples/students/$student
+	got_status=$(col "$s/meta" status 2)
+	got_points=$(total "$T/samples" "$student")
+	if [ "$got_status" = "$status" ] && [ "$got_points" = "$points" ]; then
+		pass "samples: $student is $status with $points points"
+	else
+		fail "samples: $student is $status with $points points" "got ${got_status:-nothing} with ${got_points:-no} points ($s/feedback.md)"
+	fi
+	for tv in $rest; do
+		id=${tv%%=*} want=${tv#*=}
+		got=$(col "$s/scores.tsv" "$id" 3)
+		[ "$got" = "$want" ] && pass "samples: $student: $id is $want" ||
+			fail "samples: $student: $id is $want" "got ${got:-no result}: $(col "$s/scores.tsv" "$id" 7)"
+	done
+done <"$KIT/grading/samples-expect"
+for f in gradebook.csv results.json junit.xml summary.md; do
+	[ -s "$T/samples/$f" ] || fail "samples: the run wrote $f"
+done
+check "samples: results.json is valid and names the kernel and base of each graded student" \
+	jq -e '[.students[] | select(.status == "graded") | (.commit | length) == 40 and (.base | length) == 40 and (.kernel | length) > 0] | all' "$T/samples/results.json"
+check "samples: junit.xml is well-formed" xmllint --noout "$T/samples/junit.xml"
+expect_grep "samples: the oops is a crash verdict with the oops line" $'\tcrash\t.*BUG: kernel NULL pointer dereference' "$T/samples/students/oops-lab2/scores.tsv"
+expect_grep "samples: the oops student's feedback gives the console's reason" 'crash.*BUG' "$T/samples/students/oops-lab2/feedback.md"
+expect_grep "samples: a build failure's feedback shows the compiler's error" "error: .BPF_MAX_LOOP. undeclared" "$T/samples/students/no-build/feedback.md"
+expect_grep "samples: a patch that does not apply is named with git's reason" 'does not apply on base: error: patch failed' "$T/samples/students/no-apply/meta"
+expect_grep "samples: time.txt travels into the report" $'^time\thours: 9' "$T/samples/students/off-by-one/meta"
+[ -f "$T/samples/students/off-by-one/answers.md" ] && pass "samples: answers.md is carried for the instructor" ||
+	fail "samples: answers.md is carried for the instructor"
+expect_grep "samples: progress is one line per student and stage" '^    \[[0-9]/[0-9] reference\] building its kernel' "$T/samples.log"
+expect_grep "samples: the summary gives the score distribution" '^Mean [0-9.]+%, median' "$T/samples/summary.md"
+
+# ---- stopped half-way, then resumed; FORCE=1; the same score twice ----
+mkdir -p "$T/subset"
+cp -r "$KIT/grading/samples/no-apply" "$KIT/grading/samples/only-lab1" "$T/subset/"
+setsid make -s -C "$KIT" grade SUBMISSIONS="$T/subset" OUT="$T/resume" >"$T/resume1.log" 2>&1 &
+pid=$!
+for _ in $(seq 600); do
+	[ -d "$T/resume/students/only-lab1.partial" ] && [ -f "$T/resume/students/no-apply/scores.tsv" ] && break
+	sleep 0.5
+done
+sleep 2
+kill -TERM -- "-$pid" 2>/dev/null
+wait "$pid"
+[ -f "$T/resume/students/no-apply/scores.tsv" ] && [ ! -d "$T/resume/students/only-lab1" ] &&
+	pass "resume: killed half-way, the finished student is kept and the unfinished one is not published" ||
+	fail "resume: killed half-way, the finished student is kept and the unfinished one is not published" "$(ls "$T/resume/students")"
+[ "$(total "$T/resume" no-apply)" = 0 ] && ! grep -q '^only-lab1,' "$T/resume/gradebook.csv" &&
+	pass "resume: the gradebook written so far is whole" || fail "resume: the gradebook written so far is whole"
+before=$(stat -c %Y "$T/resume/students/no-apply/scores.tsv")
+make -s -C "$KIT" grade SUBMISSIONS="$T/subset" OUT="$T/resume" >"$T/resume2.log" 2>&1
+expect_grep "resume: the second start skips the finished student" '1 already graded, 1 to go' "$T/resume2.log"
+[ "$(stat -c %Y "$T/resume/students/no-apply/scores.tsv")" = "$before" ] &&
+	pass "resume: the finished student was not graded again" || fail "resume: the finished student was not graded again"
+if cmp -s <(cut -f1-5 "$T/resume/students/only-lab1/scores.tsv") <(cut -f1-5 "$T/samples/students/only-lab1/scores.tsv"); then
+	pass "determinism: the same submission graded twice gets the same verdicts and points"
+else
+	fail "determinism: the same submission graded twice gets the same verdicts and points" \
+		"$(diff <(cut -f1-5 "$T/samples/students/only-lab1/scores.tsv") <(cut -f1-5 "$T/resume/students/only-lab1/scores.tsv") | head)"
+fi
+make -s -C "$KIT" grade SUBMISSIONS="$T/subset" OUT="$T/resume" >"$T/resume3.log" 2>&1
+expect_grep "resume: a finished run has nothing to do" '2 already graded, 0 to go' "$T/resume3.log"
+make -s -C "$KIT" grade SUBMISSIONS="$T/subset" OUT="$T/resume" FORCE=1 >"$T/resume4.log" 2>&1
+[ "$(stat -c %Y "$T/resume/students/no-apply/scores.tsv")" != "$before" ] && ! grep -q 'already graded' "$T/resume4.log" &&
+	pass "resume: FORCE=1 grades everyone again" || fail "resume: FORCE=1 grades everyone again"
+
+# ---- hostile and broken submissions ----
+A=$T/adversarial
+mkdir -p "$A"
+canary=$HOME/.bpfloop-canary-$$
+token="canary-$$-$RANDOM$RANDOM"
+echo "$token" >"$canary"
+marker=$T/smuggled-$$
+sol() { git -C "$LINUX" format-patch -q -o "$1" "base..$2"; }
+# A patch on top of solution/01 touching FILE with a unified diff body.
+extra_patch() { # DIR NAME FILE SED-SCRIPT
+	local wt=$T/wt
+	[ -e "$wt/.git" ] || { git -C "$LINUX" worktree prune; git -C "$LINUX" worktree add -q --detach "$wt" solution/01; }
+	git -C "$wt" reset -q --hard && git -C "$wt" checkout -q --detach solution/01
+	sed -i "$4" "$wt/$3"
+	kit_git -C "$wt" commit -q -am "$2"
+	kit_git -C "$wt" format-patch -q --start-number 3 -o "$1" HEAD~1..HEAD
+}
+# 1. #include of a file in the instructor's home, and of /etc/shadow.
+sol "$A/include-secret" solution/01
+extra_patch "$A/include-secret" "bpf: include notes" kernel/bpf/bpf_iter.c "1i #include \"$canary\"\\n#include \"/etc/shadow\""
+# 2. A Makefile change that would run commands and print the canary.
+sol "$A/makefile-smuggle" solution/01
+extra_patch "$A/makefile-smuggle" "bpf: build notes" kernel/bpf/Makefile "1i \$(shell touch $marker)\\n\$(info \$(shell cat $canary))\\n\$(shell cat $canary >$T/leaked)"
+# 3. A kernel that prints KTAP "ok" lines on its console at boot.
+mkdir -p "$A/console-forger"
+{
+	wt=$T/wt
+	git -C "$wt" reset -q --hard && git -C "$wt" checkout -q --detach base
+	cat >>"$wt/kernel/bpf/helpers.c" <<'EOF'
+
+static int __init forge_results(void)
+{
+	int i;
+
+	pr_info("KTAP version 1\n");
+	for (i = 0; i < 30; i++)
+		pr_info("ok %d lab1.probe_present\n", i + 1);
+	pr_info("ok 1 lab1.zero_loops\nok 2 lab1.bad_flags\nok 3 lab1.too_many\n");
+	return 0;
+}
+late_initcall(forge_results);
+EOF
+	kit_git -C "$wt" commit -q -am "bpf: print results"
+	kit_git -C "$wt" format-patch -q -o "$A/console-forger" HEAD~1..HEAD
+}
+# 4. Broken folders.
+mkdir -p "$A/empty" "$A/mixed" "$A/binary" "$A/symlinked" "$A/.hidden" "$A/ada lovelace"
+cp "$KIT"/grading/samples/reference/0001-*.patch "$A/mixed/"
+cp "$KIT"/grading/samples/off-by-one/lab3.diff "$A/mixed/"
+printf 'diff --git a/kernel/bpf/x.o b/kernel/bpf/x.o\nnew file mode 100644\nGIT binary patch\nliteral 3\nKcmZ?d\n\n' >"$A/binary/0001-x.patch"
+ln -s "$canary" "$A/symlinked/0001-notes.patch"
+cp -r "$KIT"/grading/samples/no-apply/. "$A/.hidden/"
+cp -r "$KIT"/grading/samples/no-apply/. "$A/ada lovelace/"
+# 5. make handin's output, from a lab branch at solution/02 (a sparse
+# clone: handin reads only git).
+H=$T/handin-work
+git clone -q -s -n "$LINUX" "$H/linux"
+git -C "$H/linux" sparse-checkout set --no-cone /README >/dev/null 2>&1
+git -C "$H/linux" checkout -q -b lab/02 origin/solution/02
+git -C "$H/linux" rev-parse -q --verify base >/dev/null || git -C "$H/linux" tag base "$(git -C "$LINUX" rev-parse base)"
+name=handin-test-$$
+echo change >>"$H/linux/README"
+expect_status "handin: a tree with uncommitted changes is refused" 1 env WORK="$H" make -s -C "$KIT" handin NAME="$name"
+expect_grep "handin: ... with the command that commits them" 'git -C .* commit' <(env WORK="$H" make -s -C "$KIT" handin NAME="$name" 2>&1)
+git -C "$H/linux" checkout -q README
+check "handin: a clean lab branch is handed in" env WORK="$H" make -s -C "$KIT" handin NAME="$name" TIME=5
+[ "$(find "$KIT/handin/$name" -name '*.patch' | wc -l)" = "$(git -C "$LINUX" rev-list --count base..solution/02)" ] &&
+	grep -q 'hours: 5' "$KIT/handin/$name/time.txt" &&
+	pass "handin: one patch per commit since base, and time.txt" || fail "handin: one patch per commit since base, and time.txt"
+cp -r "$KIT/handin/$name" "$A/handed-in"
+rm -rf "$KIT/handin/$name"
+# The instructor's extra test and rubric.
+cat >"$T/extra-tests" <<'EOF'
+#!/bin/sh
+echo "KTAP version 1"
+echo "1..1"
+echo "# running extra.btf_present"
+if [ -s /sys/kernel/btf/vmlinux ]; then echo "ok 1 extra.btf_present"; else echo "not ok 1 extra.btf_present"; fi
+EOF
+chmod +x "$T/extra-tests"
+cp "$KIT/grading/rubric" "$T/rubric"
+echo "extra.btf_present 0 2" >>"$T/rubric"
+
+make -s -C "$KIT" grade SUBMISSIONS="$A" OUT="$T/adv" JOBS=2 RUBRIC="$T/rubric" EXTRA_TESTS="$T/extra-tests" \
+	>"$T/adv.log" 2>&1
+check "hostile: the run finishes (exit 0)" test $? = 0
+status() { col "$T/adv/students/$1/meta" status 2; }
+[ "$(status include-secret)" = does-not-build ] && pass "hostile: #include of a host file does not build" ||
+	fail "hostile: #include of a host file does not build" "status: $(status include-secret)"
+expect_grep "hostile: ... because the file is out of sight in the confinement" "$(basename "$canary"): No such file" "$T/adv/students/include-secret/feedback.md"
+if grep -rqF "$token" "$T/adv" "$WORK/logs" 2>/dev/null || [ -e "$T/leaked" ]; then
+	fail "hostile: not one byte of the canary reaches a report or a log"
+else
+	pass "hostile: not one byte of the canary reaches a report or a log"
+fi
+root_hash=$(awk -F: '$1 == "root" && length($2) > 3 { print $2 }' /etc/shadow 2>/dev/null)
+if [ -n "$root_hash" ] && grep -rqF "$root_hash" "$T/adv" 2>/dev/null; then
+	fail "hostile: /etc/shadow's content reaches no report"
+else
+	pass "hostile: /etc/shadow's content reaches no report"
+fi
+[ ! -e "$marker" ] && pass "hostile: a smuggled Makefile runs nothing" || fail "hostile: a smuggled Makefile runs nothing"
+[ "$(status makefile-smuggle)" = graded ] && [ "$(awk -F, 'NR > 1 && $1 == "makefile-smuggle" { print $3 }' "$T/adv/gradebook.csv")" = 10 ] &&
+	pass "hostile: the smuggler is graded on its allowed part (lab 1: 10 of 10)" ||
+	fail "hostile: the smuggler is graded on its allowed part (lab 1: 10 of 10)" "$(grep makefile-smuggle "$T/adv/gradebook.csv")"
+expect_grep "hostile: the report says the Makefile was ignored" 'kernel/bpf/Makefile: outside the files' "$T/adv/students/makefile-smuggle/feedback.md"
+[ "$(status console-forger)" = graded ] && [ "$(awk -F, 'NR > 1 && $1 == "console-forger" { print $3 }' "$T/adv/gradebook.csv")" = 0 ] &&
+	pass "hostile: 'ok' lines printed on the console gain nothing (lab 1: 0)" ||
+	fail "hostile: 'ok' lines printed on the console gain nothing (lab 1: 0)" "$(grep console-forger "$T/adv/gradebook.csv")"
+grep -q 'ok 1 lab1.probe_present' "$T/adv/students/console-forger/console.log" &&
+	pass "hostile: ... although the console really had them" || fail "hostile: ... although the console really had them"
+for v in "empty empty" "mixed several-formats" "binary binary-patch" "symlinked not-a-file"; do
+	set -- "${v% *}" "${v#* }"
+	[ "$(status "$1")" = invalid ] && grep -q "^reason	$2:" "$T/adv/students/$1/meta" &&
+		pass "intake: the $1 folder gets verdict $2" || fail "intake: the $1 folder gets verdict $2" "$(status "$1")"
+done
+[ ! -d "$T/adv/students/.hidden" ] && ! grep -q hidden "$T/adv/gradebook.csv" &&
+	pass "intake: a hidden folder is not a student" || fail "intake: a hidden folder is not a student"
+[ -d "$T/adv/students/ada_lovelace" ] && pass "intake: 'ada lovelace' is graded as ada_lovelace" ||
+	fail "intake: 'ada lovelace' is graded as ada_lovelace"
+[ "$(status handed-in)" = graded ] && [ "$(total "$T/adv" handed-in)" = 35 ] &&
+	pass "handin: make handin's folder grades: labs 0-2 in full plus the extra test (35)" ||
+	fail "handin: make handin's folder grades: labs 0-2 in full plus the extra test (35)" "$(grep handed-in "$T/adv/gradebook.csv")"
+[ "$(col "$T/adv/students/makefile-smuggle/scores.tsv" extra.btf_present 3)" = pass ] &&
+	[ "$(col "$T/adv/students/makefile-smuggle/scores.tsv" extra.btf_present 4)" = 2 ] &&
+	pass "extra tests: the instructor's private test ran in the guest and scored its rubric points" ||
+	fail "extra tests: the instructor's private test ran in the guest and scored its rubric points"
+grep -q '^extra.btf_present' "$T/adv/students/empty/scores.tsv" &&
+	[ "$(col "$T/adv/students/empty/scores.tsv" extra.btf_present 3)" = not-run ] &&
+	pass "extra tests: a submission that was not graded has them as not-run" ||
+	fail "extra tests: a submission that was not graded has them as not-run"
+expect_grep "grade: two workers graded at once" '\[[0-9]+/[0-9]+ [a-z_-]+\] building' "$T/adv.log"
+rm -f "$canary"
+
+# ---- several machines: merge ----
+make -s -C "$KIT" grade-merge RUNS="$T/samples $T/adv" OUT="$T/merged" >"$T/merge.log" 2>&1
+check "merge: two runs make one gradebook" test $? = 0
+rows=$(($(wc -l <"$T/samples/gradebook.csv") + $(wc -l <"$T/adv/gradebook.csv") - 2))
+[ "$(($(wc -l <"$T/merged/gradebook.csv") - 1))" = "$rows" ] &&
+	[ "$(grep '^reference,' "$T/merged/gradebook.csv")" = "$(grep '^reference,' "$T/samples/gradebook.csv")" ] &&
+	pass "merge: every student of both runs, with the scores each run gave" ||
+	fail "merge: every student of both runs, with the scores each run gave"
+cp -r "$T/samples" "$T/samples-other"
+sed -i '1s/\tpass\t[0-9.]*\t/\tfail\t0\t/' "$T/samples-other/students/reference/scores.tsv"
+expect_status "merge: the same student graded differently on two machines is a conflict" 1 \
+	"$KIT/grading/merge-runs" --out "$T/merged2" "$T/samples" "$T/samples-other"
