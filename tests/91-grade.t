@@ -17,7 +17,8 @@ expect_grep "grade: ... and the error names it" "SUBMISSIONS=$T/nowhere is not a
 expect_status "grade: JOBS must be a number" 2 make -s -C "$KIT" grade JOBS=many OUT="$T/bad"
 printf 'lab1.a one\n' >"$T/bad-rubric"
 expect_status "grade: a broken rubric is refused before any grading" 2 make -s -C "$KIT" grade RUBRIC="$T/bad-rubric" OUT="$T/bad"
-expect_status "grade: EXTRA_TESTS must be an executable" 2 make -s -C "$KIT" grade EXTRA_TESTS=/etc/hostname OUT="$T/bad"
+echo 'echo hi' >"$T/not-executable"
+expect_status "grade: EXTRA_TESTS must be an executable" 2 make -s -C "$KIT" grade EXTRA_TESTS="$T/not-executable" OUT="$T/bad"
 [ ! -d "$T/bad/students" ] || [ -z "$(ls "$T/bad/students")" ] && pass "grade: bad arguments grade no one" ||
 	fail "grade: bad arguments grade no one"
 
