@@ -15,7 +15,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -I/usr/include/x86_64-linux
 
 .DEFAULT_GOAL := help
 .PHONY: help setup deps prepare host-tools suite initramfs kernel boot run test lab check \
-	grade grade-merge handin handbook clean-builds distclean
+	grade grade-merge bench-grade handin handbook clean-builds distclean
 
 help: ## this list
 	@echo "bpfloop-lab: re-implement bpf_loop() in Linux 6.1, boot it in QEMU, get graded."
@@ -103,6 +103,9 @@ grade: ## grade every submission in SUBMISSIONS= (default: the samples) into OUT
 	@grading/grade $(if $(SUBMISSIONS),--submissions "$(SUBMISSIONS)") $(if $(OUT),--out "$(OUT)") \
 		$(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(EXTRA_TESTS),--extra-tests "$(EXTRA_TESTS)") \
 		$(if $(JOBS),--jobs "$(JOBS)") $(if $(filter 1 yes,$(FORCE)),--force)
+
+bench-grade: ## measure make grade's submissions per hour here (N=6 synthetic submissions, JOBS=2)
+	@grading/bench-grade "$(or $(N),6)" "$(or $(JOBS),2)"
 
 grade-merge: ## one gradebook from the OUT folders of several machines: RUNS="a b" OUT=dir
 	@grading/merge-runs --out "$(OUT)" $(if $(RUBRIC),--rubric "$(RUBRIC)") $(RUNS)

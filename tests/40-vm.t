@@ -56,6 +56,12 @@ ts=$(now)
 expect_status "vm: a command that hangs is stopped by the run timeout" 255 \
 	run --out "$T/hang" --timeout 8 --cmd 'sleep 1000'
 expect_grep "vm: ... with verdict timeout" '^timeout ' "$T/hang/verdict"
+# A test that hangs after others answered: the idle limit stops it long
+# before the run timeout.
+expect_status "vm: a silent result channel is stopped by --idle" 255 \
+	run --out "$T/idle" --timeout 120 --idle 4 --cmd 'echo first; sleep 1000'
+expect_grep "vm: ... with verdict timeout, naming the silence" '^timeout no result for 4 s' "$T/idle/verdict"
+expect_grep "vm: ... and what came before it is kept" '^first$' "$T/idle/output"
 if ! pgrep -f "$T/hang" >/dev/null; then pass "vm: ... and no QEMU left running ($(elapsed "$ts"))"; else fail "vm: ... and no QEMU left running"; fi
 
 # A crash mid-command: panic, QEMU ends, the verdict says so with the console.

@@ -8,6 +8,9 @@
  *   --marker TEXT         the line /init prints once user space runs
  *   --boot-timeout SECS   kill the guest when TEXT has not appeared by then
  *   --timeout SECS        kill the guest when it runs longer than this
+ *   --idle FILE SECS      kill the guest when FILE (the result channel) has
+ *                         not grown for SECS, counted from user space's
+ *                         start: a test that hangs (verdict timeout)
  *   --verdict FILE        write the verdict here (one line: word and reason)
  *
  * COMMAND runs in a process group of its own; on any verdict but "exited"
@@ -128,8 +131,9 @@ reap:
 
 int main(int argc, char **argv)
 {
-	const char *console = NULL, *marker = NULL, *verdict = NULL;
-	double boot_timeout = 0, timeout = 0, start, marker_at = -1;
+	const char *console = NULL, *marker = NULL, *verdict = NULL, *idle_file = NULL;
+	double boot_timeout = 0, timeout = 0, idle = 0, start, marker_at = -1, grew_at = 0;
+	long long idle_size = -1;
 	long long cap = 0;
 	int marker_seen = 0, i, status;
 	off_t scanned = 0;
@@ -156,6 +160,10 @@ int main(int argc, char **argv)
 			timeout = atof(argv[++i]);
 		else if (!strcmp(argv[i], "--verdict"))
 			verdict = argv[++i];
+		else if (!strcmp(argv[i], "--idle") && i + 2 < argc) {
+			idle_file = argv[++i];
+			idle = atof(argv[++i]);
+		}
 		else
 			goto usage;
 	}
@@ -231,6 +239,19 @@ int main(int argc, char **argv)
 			write_verdict(verdict, "boot-timeout user space did not start within %.0f s", boot_timeout);
 			return 3;
 		}
+		if (idle_file && idle > 0 && (!marker || marker_seen)) {
+			long long size = stat(idle_file, &st) == 0 ? (long long)st.st_size : 0;
+
+			if (size != idle_size) {
+				idle_size = size;
+				grew_at = t;
+			} else if (t - grew_at > idle) {
+				kill_group(pid);
+				write_verdict(verdict, "timeout no result for %.0f s: a test hangs; the guest was stopped",
+					      idle);
+				return 4;
+			}
+		}
 		if (timeout > 0 && t > timeout) {
 			kill_group(pid);
 			write_verdict(verdict, "timeout the guest ran past %.0f s and was stopped", timeout);
@@ -242,7 +263,8 @@ int main(int argc, char **argv)
 usage:
 	fprintf(stderr,
 		"usage: vm-watch [--console FILE] [--cap BYTES] [--marker TEXT]\n"
-		"                [--boot-timeout SECS] [--timeout SECS] [--verdict FILE]\n"
+		"                [--boot-timeout SECS] [--timeout SECS] [--idle FILE SECS]\n"
+		"                [--verdict FILE]\n"
 		"                -- COMMAND [ARGS...]\n");
 	return 2;
 }
