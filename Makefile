@@ -109,3 +109,9 @@ clean-builds: ## delete build folders, scratch trees and kept kernels (the work 
 distclean: ## delete the whole work folder, work tree included
 	rm -rf $(WORK)
 .SECONDARY:
+
+# Lab 5: the benchmark's host programs (C), and the measurements.
+LAB5_TOOLS := $(BIN)/bench-read $(BIN)/bench-plot
+host-tools: $(LAB5_TOOLS)
+$(BIN)/bench-%: grading/lab5/bench-%.c | $(BIN)
+	$(CC) $(CFLAGS) -o $@ $< -lm
