@@ -278,7 +278,7 @@ static void find_verif(const struct table *t, const char *prog, int loop, struct
 	memset(v, 0, sizeof(*v));
 	for (r = 0; r < t->nrows; r++) {
 		const char *variant = get(t, r, cv);
-		int is_loop = strcasestr(variant, "loop") != NULL;
+		int is_loop = strcasestr(variant, "loop") || strcasestr(get(t, r, cp), "loop");
 
 		if (strncmp(get(t, r, cp), prog, strlen(prog)) || is_loop != loop)
 			continue;
@@ -289,15 +289,34 @@ static void find_verif(const struct table *t, const char *prog, int loop, struct
 	}
 }
 
+/* N with a comma every three digits: 626,838. */
+static const char *thousands(double v, char *buf, size_t size)
+{
+	char digits[32];
+	int len, i, o = 0;
+
+	snprintf(digits, sizeof(digits), "%.0f", v);
+	len = strlen(digits);
+	for (i = 0; i < len && o + 2 < (int)size; i++) {
+		if (i && (len - i) % 3 == 0 && digits[i - 1] != '-')
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 static void ratio_row(const char *what, const char *seed, double a, double b, int found, const char *fmt)
 {
 	printf("| %s | %s | ", what, seed);
 	if (found && b > 0) {
-		printf("**%.1fx** (", a / b);
-		printf(fmt, a);
-		printf(" / ");
-		printf(fmt, b);
-		printf(") |\n");
+		char x[32], y[32];
+
+		if (!strcmp(fmt, "insns"))
+			printf("**%.1fx** (%s / %s) |\n", a / b, thousands(a, x, sizeof(x)),
+			       thousands(b, y, sizeof(y)));
+		else
+			printf("**%.1fx** (%.3g s / %.3g s) |\n", a / b, a, b);
 	} else {
 		printf("not measured, run `make verif-scale` |\n");
 	}
@@ -354,13 +373,15 @@ static int report(const char *verif_path, const char *accel, const char *svg_pat
 		{
 			char s[96];
 
-			snprintf(s, sizeof(s), "%.1fx (%.0f / %.0f)", seed[i].insns_u / seed[i].insns_l,
-				 seed[i].insns_u, seed[i].insns_l);
-			ratio_row(buf, s, u.insns, l.insns, u.found && l.found, "%.0f");
+			char x[32], y[32];
+
+			snprintf(s, sizeof(s), "%.1fx (%s / %s)", seed[i].insns_u / seed[i].insns_l,
+				 thousands(seed[i].insns_u, x, sizeof(x)), thousands(seed[i].insns_l, y, sizeof(y)));
+			ratio_row(buf, s, u.insns, l.insns, u.found && l.found, "insns");
 			snprintf(buf, sizeof(buf), "%s: verification time, unrolled / bpf_loop", seed[i].name);
 			snprintf(s, sizeof(s), "%.1fx (%.3g s / %.3g s)", seed[i].s_u / seed[i].s_l,
 				 seed[i].s_u, seed[i].s_l);
-			ratio_row(buf, s, u.usec / 1e6, l.usec / 1e6, u.found && l.found, "%.3g s");
+			ratio_row(buf, s, u.usec / 1e6, l.usec / 1e6, u.found && l.found, "seconds");
 		}
 	}
 	/* The first two kernels at one thread: helper against the next. */
@@ -391,14 +412,18 @@ static int report(const char *verif_path, const char *accel, const char *svg_pat
 		} else {
 			u.found = l.found = 0;
 		}
-		printf("| %s unrolled | %.0f insns, %.3g s | ", seed[i].name, seed[i].insns_u, seed[i].s_u);
+		char x[32];
+
+		printf("| %s unrolled | %s insns, %.3g s | ", seed[i].name,
+		       thousands(seed[i].insns_u, x, sizeof(x)), seed[i].s_u);
 		if (u.found)
-			printf("%.0f insns, %.3g s |\n", u.insns, u.usec / 1e6);
+			printf("%s insns, %.3g s |\n", thousands(u.insns, x, sizeof(x)), u.usec / 1e6);
 		else
 			printf("not measured, run `make verif-scale` |\n");
-		printf("| %s with bpf_loop | %.0f insns, %.3g s | ", seed[i].name, seed[i].insns_l, seed[i].s_l);
+		printf("| %s with bpf_loop | %s insns, %.3g s | ", seed[i].name,
+		       thousands(seed[i].insns_l, x, sizeof(x)), seed[i].s_l);
 		if (l.found)
-			printf("%.0f insns, %.3g s |\n", l.insns, l.usec / 1e6);
+			printf("%s insns, %.3g s |\n", thousands(l.insns, x, sizeof(x)), l.usec / 1e6);
 		else
 			printf("not measured, run `make verif-scale` |\n");
 	}
