@@ -60,7 +60,7 @@ expect_grep "lab5: ... and the inlining ratio between two kernels" '\*\*5\.0x\*\
 expect_grep "lab5: ... says which accelerator ran" 'Measured under \*\*tcg\*\*' "$T/report.md"
 expect_grep "lab5: ... and links the plot" '\[bench-loop\.svg\]\(bench-loop\.svg\)' "$T/report.md"
 "$P" --report "$F/loop.csv" "$T/no-such.csv" tcg bench-loop.svg >"$T/report-noverif.md"
-expect_grep "lab5: without verif-scale's CSV the report says to run it" 'not measured, run `make verif-scale`' "$T/report-noverif.md"
+expect_grep "lab5: without verif-scale's CSV the report says to run it" 'not measured, run .make verif-scale.' "$T/report-noverif.md"
 expect_status "lab5: bench-plot refuses a CSV that is not bench-loop's" 1 "$P" --svg "$F/verif.csv"
 
 # --- run-lab5, in guests ---

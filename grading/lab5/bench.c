@@ -42,7 +42,7 @@
 #include <stdarg.h>
 
 #include "bench.h"
-#include "guest.h"
+#include "../guest.h"
 
 #define MAX_SECONDS 3600
 #define NSEC_PER_SEC 1000000000L
