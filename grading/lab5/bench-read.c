@@ -224,7 +224,7 @@ static int check_facts(const struct run *r)
 	per = (double)f->hits_total / ((double)f->run_cnt * f->nr_loops);
 	k = lround(per);
 	if (k < 1 || (long double)k * f->run_cnt * f->nr_loops != f->hits_total) {
-		printf("hits are not counted in loops: %ld hits over %ld program runs is %.4f per run, not a whole multiple of nr_loops = %ld\n",
+		printf("hits are not counted in loops: %ld hits over %ld program runs is %.4f per run, not a whole multiple of nr_loops = %ld (does measure() take the counter, with atomic_swap, rather than read it?)\n",
 		       f->hits_total, f->run_cnt, per * f->nr_loops, f->nr_loops);
 		return 1;
 	}
