@@ -66,13 +66,14 @@ expect_status "lab5: bench-plot refuses a CSV that is not bench-loop's" 1 "$P" -
 # --- run-lab5, in guests ---
 tsv() { echo "$T/$1/results.tsv"; }
 patch=$(ls "$KIT"/solutions/05-bench/*.patch)
-if ref=$(commit_with_patch solution/03 "$patch"); then
+# It changes only the benchmark's two files, so it applies on solution/03
+# whatever lab 4 adds.
+if commit_with_patch solution/03 "$patch" >/dev/null; then
 	pass "lab5: the reference series applies on solution/03"
 else
 	fail "lab5: the reference series applies on solution/03" "$patch"
-	ref=solution/03
 fi
-"$KIT/grading/lab5/run-lab5" --quiet --ref "$ref" --out "$T/reference" >/dev/null 2>"$T/reference.err"
+"$KIT/grading/lab5/run-lab5" --quiet --ref solution/05 --out "$T/reference" >/dev/null 2>"$T/reference.err"
 for id in lab5.builds lab5.runs lab5.report_format lab5.latency_falls; do
 	expect_verdict "lab5: the reference passes $id" "$(tsv reference)" $id pass
 done
