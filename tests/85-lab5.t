@@ -1,7 +1,7 @@
 # Lab 5: the reference benchmark passes every lab 5 test on solution/03,
 # and so do upstream's own files; a benchmark whose program never calls
-# bpf_loop, one that counts calls instead of loops, and a tree without a
-# benchmark are caught. The C that reads the guest's output, draws the
+# bpf_loop, one that counts calls instead of loops, one that prints
+# another summary, and a tree without a benchmark are caught. The C that reads the guest's output, draws the
 # plot and writes the report is checked on fixtures, without a guest.
 # shellcheck shell=bash source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -93,6 +93,10 @@ expect_grep "lab5: ... which says the program makes no bpf_loop call" $'^lab5.ru
 "$KIT/grading/lab5/run-lab5" --quiet --tree "$KIT/tests/fixtures/lab5-wrong-unit" --out "$T/wrong-unit" >/dev/null 2>&1
 expect_verdict "lab5: hits counted per bpf_loop call fail lab5.runs" "$(tsv wrong-unit)" lab5.runs fail
 expect_verdict "lab5: ... and lab5.latency_falls" "$(tsv wrong-unit)" lab5.latency_falls fail
+"$KIT/grading/lab5/run-lab5" --quiet --tree "$KIT/tests/fixtures/lab5-wrong-report" --out "$T/wrong-report" >/dev/null 2>&1
+expect_verdict "lab5: a benchmark reporting with hits_drops_report_final still runs" "$(tsv wrong-report)" lab5.runs pass
+expect_verdict "lab5: ... but fails lab5.report_format" "$(tsv wrong-report)" lab5.report_format fail
+expect_grep "lab5: ... which says the summary is not upstream's ops format" $'^lab5.report_format\tfail\t.*not in upstream.s format' "$(tsv wrong-report)"
 "$KIT/grading/lab5/run-lab5" --quiet --ref solution/03 --out "$T/none" >/dev/null 2>&1
 expect_verdict "lab5: a tree without a benchmark does not build" "$(tsv none)" lab5.builds fail
 expect_grep "lab5: ... and the reason names the missing file" $'^lab5.builds\tfail\t.*bpf_loop_bench.c is missing' "$(tsv none)"
