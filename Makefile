@@ -125,3 +125,14 @@ clean-builds: ## delete build folders, scratch trees and kept kernels (the work 
 distclean: ## delete the whole work folder, work tree included
 	rm -rf $(WORK)
 .SECONDARY:
+
+# Lab 5: the benchmark's host programs (C), and the measurements.
+LAB5_TOOLS := $(BIN)/bench-read $(BIN)/bench-plot
+host-tools: $(LAB5_TOOLS)
+$(BIN)/bench-%: grading/lab5/bench-%.c | $(BIN)
+	$(CC) $(CFLAGS) -o $@ $< -lm
+.PHONY: bench-loop bench
+bench-loop: ## sweep the bpf_loop benchmark over nr_loops and threads (REFS='a b': commits; BENCH=mine: your benchmark)
+	@grading/lab5/bench-loop $(foreach r,$(REFS) $(REF),--ref $(r)) $(if $(filter mine,$(BENCH)),--tree $(WORK)/linux)
+bench: ## the report: our verifier and bpf_loop figures beside the seed's (work/bench/report.md)
+	@grading/lab5/bench-report
