@@ -84,11 +84,13 @@ make -s -C "$KIT" grade SUBMISSIONS="$T/subset" OUT="$T/resume" >"$T/resume2.log
 expect_grep "resume: the second start skips the finished student" '1 already graded, 1 to go' "$T/resume2.log"
 [ "$(stat -c %Y "$T/resume/students/no-apply/scores.tsv")" = "$before" ] &&
 	pass "resume: the finished student was not graded again" || fail "resume: the finished student was not graded again"
-if cmp -s <(cut -f1-5 "$T/resume/students/only-lab1/scores.tsv") <(cut -f1-5 "$T/samples/students/only-lab1/scores.tsv"); then
-	pass "determinism: the same submission graded twice gets the same verdicts and points"
+# (Points, not verdicts: on a lab 1 kernel a lab 2 test may fail or crash,
+# depending on what memory holds; it scores nothing either way.)
+if cmp -s <(cut -f1,2,4,5 "$T/resume/students/only-lab1/scores.tsv") <(cut -f1,2,4,5 "$T/samples/students/only-lab1/scores.tsv"); then
+	pass "determinism: the same submission graded twice gets the same points for every test"
 else
-	fail "determinism: the same submission graded twice gets the same verdicts and points" \
-		"$(diff <(cut -f1-5 "$T/samples/students/only-lab1/scores.tsv") <(cut -f1-5 "$T/resume/students/only-lab1/scores.tsv") | head)"
+	fail "determinism: the same submission graded twice gets the same points for every test" \
+		"$(diff <(cut -f1,2,4,5 "$T/samples/students/only-lab1/scores.tsv") <(cut -f1,2,4,5 "$T/resume/students/only-lab1/scores.tsv") | head)"
 fi
 make -s -C "$KIT" grade SUBMISSIONS="$T/subset" OUT="$T/resume" >"$T/resume3.log" 2>&1
 expect_grep "resume: a finished run has nothing to do" '2 already graded, 0 to go' "$T/resume3.log"
