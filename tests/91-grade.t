@@ -12,13 +12,14 @@ col() { awk -F'\t' -v id="$2" -v c="$3" '$1 == id { print $c }' "$1"; }
 total() { awk -F, -v s="$2" 'NR > 1 && $1 == s { print $(NF - 2) }' "$1/gradebook.csv"; }
 
 # ---- bad arguments: a clear error, exit 2, nothing graded ----
-expect_status "grade: a missing submissions folder is refused" 2 make -s -C "$KIT" grade SUBMISSIONS="$T/nowhere" OUT="$T/bad"
+# (The grader itself, for its exit status: make says 2 for any failure.)
+expect_status "grade: a missing submissions folder is refused" 2 "$KIT/grading/grade" --submissions "$T/nowhere" --out "$T/bad"
 expect_grep "grade: ... and the error names it" "SUBMISSIONS=$T/nowhere is not a folder" <(make -s -C "$KIT" grade SUBMISSIONS="$T/nowhere" OUT="$T/bad" 2>&1)
-expect_status "grade: JOBS must be a number" 2 make -s -C "$KIT" grade JOBS=many OUT="$T/bad"
+expect_status "grade: JOBS must be a number" 2 "$KIT/grading/grade" --jobs many --out "$T/bad"
 printf 'lab1.a one\n' >"$T/bad-rubric"
-expect_status "grade: a broken rubric is refused before any grading" 2 make -s -C "$KIT" grade RUBRIC="$T/bad-rubric" OUT="$T/bad"
+expect_status "grade: a broken rubric is refused before any grading" 2 "$KIT/grading/grade" --rubric "$T/bad-rubric" --out "$T/bad"
 echo 'echo hi' >"$T/not-executable"
-expect_status "grade: EXTRA_TESTS must be an executable" 2 make -s -C "$KIT" grade EXTRA_TESTS="$T/not-executable" OUT="$T/bad"
+expect_status "grade: EXTRA_TESTS must be an executable" 2 "$KIT/grading/grade" --extra-tests "$T/not-executable" --out "$T/bad"
 [ ! -d "$T/bad/students" ] || [ -z "$(ls "$T/bad/students")" ] && pass "grade: bad arguments grade no one" ||
 	fail "grade: bad arguments grade no one"
 
@@ -160,7 +161,7 @@ git -C "$H/linux" checkout -q -b lab/02 origin/solution/02
 git -C "$H/linux" rev-parse -q --verify base >/dev/null || git -C "$H/linux" tag base "$(git -C "$LINUX" rev-parse base)"
 name=handin-test-$$
 echo change >>"$H/linux/README"
-expect_status "handin: a tree with uncommitted changes is refused" 1 env WORK="$H" make -s -C "$KIT" handin NAME="$name"
+expect_status "handin: a tree with uncommitted changes is refused" 1 env WORK="$H" "$KIT/grading/handin" "$name"
 expect_grep "handin: ... with the command that commits them" 'git -C .* commit' <(env WORK="$H" make -s -C "$KIT" handin NAME="$name" 2>&1)
 git -C "$H/linux" checkout -q README
 check "handin: a clean lab branch is handed in" env WORK="$H" make -s -C "$KIT" handin NAME="$name" TIME=5
