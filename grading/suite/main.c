@@ -28,6 +28,7 @@ static const struct suite_lab suite_labs[] = {
 	{ 0, "boot", lab0_tests },
 	{ 1, "helper", lab1_tests },
 	{ 2, "verifier", lab2_tests },
+	{ 6, "inlining", lab6_tests },
 };
 #define NR_LABS (int)(sizeof(suite_labs) / sizeof(suite_labs[0]))
 

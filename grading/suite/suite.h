@@ -50,6 +50,7 @@ struct suite_lab {
 extern const struct suite_test lab0_tests[];
 extern const struct suite_test lab1_tests[];
 extern const struct suite_test lab2_tests[];
+extern const struct suite_test lab6_tests[];
 
 /* KTAP diagnostics: a "# " line at the current nesting. */
 void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
