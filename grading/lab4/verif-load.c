@@ -20,7 +20,8 @@
  * holds the helper's address, not its number, so the address is learnt
  * first from a probe program (loop_probe.bpf.c) that calls helper 181 with
  * flags the verifier cannot know, so that no kernel inlines it. reason is
- * the last lines of the log when the load failed.
+ * the verifier's last message when the load failed; the log's last 30
+ * lines follow then, as "verif-log NAME: LINE".
  *
  * The first line is "verif-probe helper181=ok|none|hidden" (none: the
  * kernel refuses helper 181; hidden: the kernel hides addresses, so calls
@@ -28,6 +29,7 @@
  * Exit status: 0 every object loaded, 1 some did not, 2 usage.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,29 +127,57 @@ static void parse_log(const char *log, struct stats *st)
 	}
 }
 
-/* The last two non-empty lines of LOG, on one line. */
-static void log_tail(const char *log, char *out, size_t size)
+static bool stats_line(const char *line)
+{
+	return !strncmp(line, "processed ", 10) || !strncmp(line, "stack depth ", 12) ||
+	       !strncmp(line, "verification time ", 18) || !strncmp(line, "max_states", 10);
+}
+
+/* The verifier's reason: the last non-empty line of LOG that is not one
+ * of the statistics lines, tabs made spaces. */
+static void log_reason(const char *log, char *out, size_t size)
 {
 	const char *end = log + strlen(log), *start;
-	int lines = 0;
 	size_t n, i;
 
-	while (end > log && end[-1] == '\n')
-		end--;
-	start = end;
-	while (start > log && lines < 2) {
-		start--;
-		if (*start == '\n' && start + 1 < end && start[1] != '\n')
-			lines++;
+	out[0] = '\0';
+	while (end > log) {
+		start = end;
+		while (start > log && start[-1] != '\n')
+			start--;
+		if (end > start && !stats_line(start)) {
+			n = end - start;
+			if (n >= size)
+				n = size - 1;
+			for (i = 0; i < n; i++)
+				out[i] = start[i] == '\t' ? ' ' : start[i];
+			out[n] = '\0';
+			return;
+		}
+		end = start > log ? start - 1 : log;
 	}
-	if (*start == '\n')
-		start++;
-	n = end - start;
-	if (n >= size)
-		n = size - 1;
-	for (i = 0; i < n; i++)
-		out[i] = start[i] == '\n' || start[i] == '\t' ? ' ' : start[i];
-	out[n] = '\0';
+}
+
+/* The end of a refused program's log, for the run's output file. */
+static void print_log_end(const char *name, const char *log, int lines)
+{
+	const char *p = log + strlen(log);
+
+	while (p > log && lines >= 0) {
+		p--;
+		if (*p == '\n')
+			lines--;
+	}
+	if (*p == '\n')
+		p++;
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		printf("verif-log %s: %.*s\n", name, (int)n, p);
+		p += n;
+		if (*p)
+			p++;
+	}
 }
 
 static int count_calls(int fd, __s32 imm, long long *xlated_len)
@@ -223,8 +253,10 @@ static int load_one(const char *name, const char *file, int have_imm, __s32 imm)
 			calls = count_calls(fd, imm, &xlated);
 		else if (fd >= 0)
 			count_calls(fd, 0, &xlated);
-		if (err)
-			log_tail(log_buf, reason, sizeof(reason));
+		if (err) {
+			log_reason(log_buf, reason, sizeof(reason));
+			print_log_end(name, log_buf, 30);
+		}
 		printf("verif name=%s prog=%s loaded=%d errno=%d wall_usec=%lld "
 		       "verified_insns=%lld processed=%lld max_states_per_insn=%lld "
 		       "total_states=%lld peak_states=%lld mark_read=%lld verif_usec=%lld "
