@@ -126,6 +126,23 @@ distclean: ## delete the whole work folder, work tree included
 	rm -rf $(WORK)
 .SECONDARY:
 
+# Lab 4, verifier scale: the guest's loader (static, libbpf) and the host's
+# report (tables, CSV, the grading checks).
+LAB4 := $(WORK)/lab4
+lab4-tools: $(LAB4)/verif-load $(BIN)/verif-report
+$(LAB4)/verif-load: grading/lab4/verif-load.c grading/guest.c grading/guest.h $(LAB4)/loop_probe.skel.h
+	$(CC) $(CFLAGS) -static -Igrading -I$(LAB4) -o $@ grading/lab4/verif-load.c grading/guest.c \
+		-lbpf -lelf -lz -lzstd
+$(LAB4)/loop_probe.bpf.o: grading/lab4/loop_probe.bpf.c
+	@mkdir -p $(dir $@)
+	clang $(BPF_CFLAGS) -c $< -o $@
+$(LAB4)/loop_probe.skel.h: $(LAB4)/loop_probe.bpf.o
+	bpftool gen skeleton $< name loop_probe >$@.tmp && mv $@.tmp $@
+$(BIN)/verif-report: grading/lab4/verif-report.c | $(BIN)
+	$(CC) $(CFLAGS) -o $@ $<
+verif-scale: initramfs lab4-tools ## lab 4: verifier figures of pyperf600 and strobemeta, unrolled and bpf_loop (REF=)
+	@grading/lab4/verif-scale "$(REF)"
+.PHONY: lab4-tools verif-scale
 # Lab 5: the benchmark's host programs (C), and the measurements.
 LAB5_TOOLS := $(BIN)/bench-read $(BIN)/bench-plot
 host-tools: $(LAB5_TOOLS)

@@ -15,7 +15,7 @@ check "lint: shellcheck passes on every script ($(echo $scripts | wc -w))" shell
 
 # The suite, the lab 3 harness and the fixtures need generated headers
 # (skeletons, vmlinux.h): the Makefile and the tests build them.
-for c in $(git ls-files '*.c' | grep -v '^grading/suite/\|^grading/lab3/\|^tests/fixtures/'); do
+for c in $(git ls-files '*.c' | grep -v '^grading/suite/\|^grading/lab3/\|^tests/fixtures/\|^grading/lab4/verif-load\.c\|\.bpf\.c$'); do
 	check "lint: $c builds with -Wall -Wextra -Werror" gcc -O2 -Wall -Wextra -Werror -fsyntax-only "$c"
 done
 
@@ -24,8 +24,12 @@ done
 # copy, from a folder outside the kit.
 # One exception, documented in labs/03-selftests/README.md: new selftest
 # files make checkpatch ask whether MAINTAINERS needs updating; it does not.
+# Lab 4's, documented in labs/04-verif-scale/README.md: its new lines name
+# pyperf.h's own CamelCase typedefs.
 checkpatch_copy() {
-	(cd "$T" && perl "$LINUX/scripts/checkpatch.pl" --strict --no-tree -q --ignore FILE_PATH_CHANGES "$1")
+	local ignore=FILE_PATH_CHANGES
+	case $1 in *bpf_loop-versions-of-pyperf600*) ignore+=,CAMELCASE ;; esac
+	(cd "$T" && perl "$LINUX/scripts/checkpatch.pl" --strict --no-tree -q --ignore "$ignore" "$1")
 }
 for p in solutions/*/*.patch; do
 	[ -f "$p" ] || continue

@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * verif-report: lab 4's figures, read from the "verif ..." lines that
+ * grading/lab4/verif-load prints in the guest.
+ *
+ *   verif-report table [--accel WORD] [--kernel WORD] [--csv FILE] RECORDS...
+ *       the ratios unrolled / bpf_loop beside upstream's, then one row per
+ *       program (verification time, processed insns, states, stack depth);
+ *       --csv writes the same rows as CSV.
+ *   verif-report grade RECORDS...
+ *       lab 4's checks, one line each: ID <TAB> ok|fail <TAB> REASON
+ *
+ * RECORDS are files; a later line for a program replaces an earlier one
+ * (so a cached figure can come first and a fresh one override it).
+ * Exit status: 0 done (grade: every check ok), 1 grade: some check failed,
+ * 2 usage or I/O error.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_RECS 32
+#define SCALE_PERCENT 5
+
+struct rec {
+	char name[64];
+	int loaded, err, loop_calls;
+	long long wall_usec, verified, processed, max_states, total_states;
+	long long peak_states, mark_read, verif_usec, xlated;
+	char stack[64];
+	char reason[400];
+};
+
+static struct rec recs[MAX_RECS];
+static int nr_recs;
+
+/* The figures of upstream's commit that added the bpf_loop versions
+ * (real hardware): processed insns and verification time in usec. */
+static const struct {
+	const char *unrolled, *loop;
+	long long insns_unrolled, usec_unrolled, insns_loop, usec_loop;
+} upstream[] = {
+	{ "pyperf600", "pyperf600_bpf_loop", 626838, 29700000, 10518, 148000 },
+	{ "strobemeta", "strobemeta_bpf_loop", 554252, 6800000, 1513, 32000 },
+};
+
+#define NR_PAIRS (sizeof(upstream) / sizeof(upstream[0]))
+
+static struct rec *find(const char *name)
+{
+	int i;
+
+	for (i = 0; i < nr_recs; i++)
+		if (!strcmp(recs[i].name, name))
+			return &recs[i];
+	return NULL;
+}
+
+static long long num(const char *line, const char *key)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), " %s=", key);
+	p = strstr(line, pat);
+	return p ? strtoll(p + strlen(pat), NULL, 10) : -1;
+}
+
+static void word(const char *line, const char *key, char *out, size_t size)
+{
+	char pat[64];
+	const char *p;
+	size_t n;
+
+	snprintf(pat, sizeof(pat), " %s=", key);
+	out[0] = '\0';
+	p = strstr(line, pat);
+	if (!p)
+		return;
+	p += strlen(pat);
+	n = strcspn(p, " \n");
+	if (n >= size)
+		n = size - 1;
+	memcpy(out, p, n);
+	out[n] = '\0';
+}
+
+static int read_records(const char *file)
+{
+	char line[4096];
+	FILE *f = fopen(file, "r");
+
+	if (!f) {
+		fprintf(stderr, "verif-report: cannot read %s\n", file);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		struct rec r, *old;
+		const char *p;
+
+		if (strncmp(line, "verif ", 6))
+			continue;
+		memset(&r, 0, sizeof(r));
+		word(line, "name", r.name, sizeof(r.name));
+		if (!r.name[0])
+			continue;
+		r.loaded = num(line, "loaded") == 1;
+		r.err = (int)num(line, "errno");
+		r.wall_usec = num(line, "wall_usec");
+		r.verified = num(line, "verified_insns");
+		r.processed = num(line, "processed");
+		r.max_states = num(line, "max_states_per_insn");
+		r.total_states = num(line, "total_states");
+		r.peak_states = num(line, "peak_states");
+		r.mark_read = num(line, "mark_read");
+		r.verif_usec = num(line, "verif_usec");
+		r.xlated = num(line, "xlated");
+		r.loop_calls = (int)num(line, "loop_calls");
+		word(line, "stack", r.stack, sizeof(r.stack));
+		p = strstr(line, " reason=");
+		if (p) {
+			snprintf(r.reason, sizeof(r.reason), "%s", p + strlen(" reason="));
+			r.reason[strcspn(r.reason, "\n")] = '\0';
+		}
+		old = find(r.name);
+		if (old)
+			*old = r;
+		else if (nr_recs < MAX_RECS)
+			recs[nr_recs++] = r;
+	}
+	fclose(f);
+	return 0;
+}
+
+/* 1234567 -> "1,234,567"; negative -> "-". */
+static const char *grouped(long long v, char *buf, size_t size)
+{
+	char digits[32];
+	int n, i, j = 0;
+
+	if (v < 0) {
+		snprintf(buf, size, "-");
+		return buf;
+	}
+	n = snprintf(digits, sizeof(digits), "%lld", v);
+	for (i = 0; i < n && j + 2 < (int)size; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[j++] = ',';
+		buf[j++] = digits[i];
+	}
+	buf[j] = '\0';
+	return buf;
+}
+
+static const char *seconds(long long usec, char *buf, size_t size)
+{
+	if (usec < 0)
+		snprintf(buf, size, "-");
+	else if (usec < 10000000)
+		snprintf(buf, size, "%.3f s", usec / 1e6);
+	else
+		snprintf(buf, size, "%.1f s", usec / 1e6);
+	return buf;
+}
+
+static const char *ratio(long long a, long long b, char *buf, size_t size)
+{
+	if (a <= 0 || b <= 0)
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%.1fx", (double)a / b);
+	return buf;
+}
+
+static int table(const char *accel, const char *kernel, const char *csv)
+{
+	char b1[32], b2[32], b3[32], b4[32], b5[32];
+	unsigned int k;
+	int i;
+
+	printf("Verifier cost, unrolled / bpf_loop (here: %s; upstream: real hardware)\n\n",
+	       accel);
+	printf("%-12s %14s %14s   %14s %14s\n", "program", "insns here", "insns upstream",
+	       "time here", "time upstream");
+	for (k = 0; k < NR_PAIRS; k++) {
+		struct rec *u = find(upstream[k].unrolled), *l = find(upstream[k].loop);
+
+		printf("%-12s %14s %14s   %14s %14s\n", upstream[k].unrolled,
+		       u && l && u->loaded && l->loaded ?
+		       ratio(u->processed, l->processed, b1, sizeof(b1)) : "-",
+		       ratio(upstream[k].insns_unrolled, upstream[k].insns_loop, b2, sizeof(b2)),
+		       u && l && u->loaded && l->loaded ?
+		       ratio(u->verif_usec, l->verif_usec, b3, sizeof(b3)) : "-",
+		       ratio(upstream[k].usec_unrolled, upstream[k].usec_loop, b4, sizeof(b4)));
+	}
+	printf("\n%-20s %6s %12s %15s %13s %12s %12s %8s\n", "program", "loaded",
+	       "verif time", "processed insns", "total states", "peak states",
+	       "stack depth", "bpf_loop");
+	for (i = 0; i < nr_recs; i++) {
+		struct rec *r = &recs[i];
+
+		printf("%-20s %6s %12s %15s %13s %12s %12s %8s\n", r->name,
+		       r->loaded ? "yes" : "NO", seconds(r->verif_usec, b1, sizeof(b1)),
+		       grouped(r->processed, b2, sizeof(b2)),
+		       grouped(r->total_states, b3, sizeof(b3)),
+		       grouped(r->peak_states, b4, sizeof(b4)), r->stack[0] ? r->stack : "-",
+		       r->loop_calls < 0 ? "-" : grouped(r->loop_calls, b5, sizeof(b5)));
+		if (!r->loaded && r->reason[0])
+			printf("    refused (errno %d): %s\n", r->err, r->reason);
+	}
+	printf("\nupstream, real hardware:\n");
+	for (k = 0; k < NR_PAIRS; k++) {
+		printf("%-20s %6s %12s %15s\n", upstream[k].unrolled, "",
+		       seconds(upstream[k].usec_unrolled, b1, sizeof(b1)),
+		       grouped(upstream[k].insns_unrolled, b2, sizeof(b2)));
+		printf("%-20s %6s %12s %15s\n", upstream[k].loop, "",
+		       seconds(upstream[k].usec_loop, b1, sizeof(b1)),
+		       grouped(upstream[k].insns_loop, b2, sizeof(b2)));
+	}
+	if (csv) {
+		FILE *f = fopen(csv, "w");
+
+		if (!f) {
+			fprintf(stderr, "verif-report: cannot write %s\n", csv);
+			return 2;
+		}
+		fprintf(f, "program,loaded,verification_time_usec,wall_usec,processed_insns,"
+			"verified_insns,total_states,peak_states,max_states_per_insn,mark_read,"
+			"stack_depth,xlated_insns,bpf_loop_calls,accel,kernel\n");
+		for (i = 0; i < nr_recs; i++) {
+			struct rec *r = &recs[i];
+
+			fprintf(f, "%s,%d,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%lld,%s,%lld,%d,%s,%s\n",
+				r->name, r->loaded, r->verif_usec, r->wall_usec, r->processed,
+				r->verified, r->total_states, r->peak_states, r->max_states,
+				r->mark_read, r->stack[0] ? r->stack : "-", r->xlated,
+				r->loop_calls, accel, kernel);
+		}
+		if (fclose(f)) {
+			fprintf(stderr, "verif-report: cannot write %s\n", csv);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+static int failed;
+
+static void verdict(const char *prefix, const char *test, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void verdict(const char *prefix, const char *test, const char *fmt, ...)
+{
+	char reason[600] = "";
+	va_list ap;
+
+	if (fmt) {
+		va_start(ap, fmt);
+		vsnprintf(reason, sizeof(reason), fmt, ap);
+		va_end(ap);
+		failed = 1;
+	}
+	printf("lab4.%s_%s\t%s\t%s\n", prefix, test, fmt ? "fail" : "ok", reason);
+}
+
+static void grade_pair(const char *id, const char *unrolled, const char *loop)
+{
+	struct rec *u = find(unrolled), *l = find(loop);
+	char b1[32], b2[32];
+
+	if (!l)
+		verdict(id, "loads", "%s was not loaded (it did not build, or the guest stopped before it)",
+			loop);
+	else if (!l->loaded)
+		verdict(id, "loads", "the verifier refused %s (errno %d): %s", loop, l->err,
+			l->reason[0] ? l->reason : "no log");
+	else
+		verdict(id, "loads", NULL);
+
+	if (!l || !l->loaded)
+		verdict(id, "calls_loop", "%s did not load", loop);
+	else if (l->loop_calls < 0)
+		verdict(id, "calls_loop", "the kernel hides the program's helper calls: cannot count them");
+	else if (l->loop_calls == 0)
+		verdict(id, "calls_loop",
+			"the loaded %s makes no call to helper 181 (bpf_loop): the loop is still in the program",
+			loop);
+	else
+		verdict(id, "calls_loop", NULL);
+
+	if (!l || !l->loaded)
+		verdict(id, "scale", "%s did not load", loop);
+	else if (!u || !u->loaded || u->processed <= 0)
+		verdict(id, "scale", "no figure for the unrolled %s to compare with%s%s", unrolled,
+			u && u->reason[0] ? ": " : "", u ? u->reason : "");
+	else if (l->processed < 0)
+		verdict(id, "scale", "the verifier's log of %s has no 'processed N insns' line",
+			loop);
+	else if (l->processed * 100 > u->processed * SCALE_PERCENT)
+		verdict(id, "scale",
+			"the verifier processed %s insns for %s, %.1f%% of the unrolled version's %s (at most %d%%)",
+			grouped(l->processed, b1, sizeof(b1)), loop,
+			100.0 * l->processed / u->processed,
+			grouped(u->processed, b2, sizeof(b2)), SCALE_PERCENT);
+	else
+		verdict(id, "scale", NULL);
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: verif-report table [--accel WORD] [--kernel WORD] [--csv FILE] RECORDS...\n"
+		"       verif-report grade RECORDS...\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	const char *accel = "?", *kernel = "?", *csv = NULL;
+	int i = 2, grade;
+
+	if (argc < 3)
+		return usage();
+	grade = !strcmp(argv[1], "grade");
+	if (!grade && strcmp(argv[1], "table"))
+		return usage();
+	for (; i < argc && !strncmp(argv[i], "--", 2); i += 2) {
+		if (i + 1 >= argc)
+			return usage();
+		if (!strcmp(argv[i], "--accel"))
+			accel = argv[i + 1];
+		else if (!strcmp(argv[i], "--kernel"))
+			kernel = argv[i + 1];
+		else if (!strcmp(argv[i], "--csv"))
+			csv = argv[i + 1];
+		else
+			return usage();
+	}
+	if (i >= argc)
+		return usage();
+	for (; i < argc; i++)
+		if (read_records(argv[i]))
+			return 2;
+	if (!grade)
+		return table(accel, kernel, csv);
+	grade_pair("pyperf600", "pyperf600", "pyperf600_bpf_loop");
+	grade_pair("strobemeta", "strobemeta", "strobemeta_bpf_loop");
+	return failed;
+}
