@@ -11,7 +11,8 @@
  * latency_ns is nanoseconds per loop iteration (per producer thread).
  * The plot has nr_loops on a log axis and ns per loop on a log axis, one
  * line per kernel and thread count. VERIF.csv is make verif-scale's
- *   program,variant,verification_usec,processed_insns,total_states,peak_states,stack_depth
+ *   program,processed_insns,verification_time_usec,... (an optional
+ *   variant column; verification_usec is read as well)
  * and may be missing ("-" or a file that does not exist): the report then
  * says so. A variant whose name has "loop" in it is the bpf_loop version,
  * any other the unrolled one. ACCEL is the accelerator the guest ran under,
@@ -275,6 +276,10 @@ static void find_verif(const struct table *t, const char *prog, int loop, struct
 	int r, cp = col(t, "program"), cv = col(t, "variant");
 	int cu = col(t, "verification_usec"), ci = col(t, "processed_insns");
 
+	/* make verif-scale names it verification_time_usec. */
+	if (cu < 0)
+		cu = col(t, "verification_time_usec");
+
 	memset(v, 0, sizeof(*v));
 	for (r = 0; r < t->nrows; r++) {
 		const char *variant = get(t, r, cv);
@@ -345,9 +350,9 @@ static int report(const char *verif_path, const char *accel, const char *svg_pat
 	int i, one = -1, two = -1;
 	char buf[160];
 
-	if (have_verif && (col(&vt, "program") < 0 || col(&vt, "variant") < 0 ||
-			   col(&vt, "processed_insns") < 0 || col(&vt, "verification_usec") < 0)) {
-		fprintf(stderr, "bench-plot: %s lacks the columns program,variant,verification_usec,processed_insns\n",
+	if (have_verif && (col(&vt, "program") < 0 || col(&vt, "processed_insns") < 0 ||
+			   (col(&vt, "verification_usec") < 0 && col(&vt, "verification_time_usec") < 0))) {
+		fprintf(stderr, "bench-plot: %s lacks the columns program,processed_insns,verification_time_usec\n",
 			verif_path);
 		return 1;
 	}
