@@ -48,18 +48,8 @@
 #include <bpf/libbpf.h>
 #include <bpf/bpf_endian.h>
 
-/*
- * The kernel's short type names, as the tree's tools/include gives them to
- * test_progs: a skeleton declares a BPF program's "u32 x;" globals so.
- */
-typedef __u64 u64;
-typedef __s64 s64;
-typedef __u32 u32;
-typedef __s32 s32;
-typedef __u16 u16;
-typedef __s16 s16;
-typedef __u8 u8;
-typedef __s8 s8;
+/* u32 and friends, which skeletons use. */
+#include "../short-types.h"
 
 enum verbosity {
 	VERBOSE_NONE,

@@ -23,16 +23,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-/* The kernel's short type names, as tools/include gives them upstream:
- * skeletons of programs that use them (u32 nr_loops) need them. */
-typedef __u64 u64;
-typedef __s64 s64;
-typedef __u32 u32;
-typedef __s32 s32;
-typedef __u16 u16;
-typedef __s16 s16;
-typedef __u8 u8;
-typedef __s8 s8;
+/* u32 and friends, which skeletons use. */
+#include "../short-types.h"
 
 /* What the command line set: the runner's options. */
 struct env {

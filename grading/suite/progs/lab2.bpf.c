@@ -53,19 +53,8 @@ int name##_helper(struct __sk_buff *skb)				\
 
 /* count: nr_loops calls, stopping at stop_at; count_500, early_stop,
  * max_loops and limits_still_hold. */
-struct count_ctx {
-	__u64 calls;
-	__u64 sum;
-};
-
-static int count_cb(__u32 index, void *data)
-{
-	struct count_ctx *c = data;
-
-	c->calls++;
-	c->sum += index;
-	return index == stop_at;
-}
+#define COUNT_STOP_AT stop_at
+#include "count_call.h"
 
 static __always_inline int count(__u64 flags, int helper_path)
 {

@@ -40,19 +40,8 @@ __u64 calls_a, calls_b;	/* the two-path programs: each callback's calls */
 __u64 out_reg[4];	/* saved_regs: in_reg after the call */
 __u64 out_canary[3];	/* saved_regs: in_canary after the call */
 
-struct count_ctx {
-	__u64 calls;
-	__u64 sum;
-};
-
-static int count_cb(__u32 index, void *data)
-{
-	struct count_ctx *c = data;
-
-	c->calls++;
-	c->sum += index;
-	return index == stop_at;
-}
+#define COUNT_STOP_AT stop_at
+#include "count_call.h"
 
 static __always_inline int count(__u64 n, __u64 flags)
 {
