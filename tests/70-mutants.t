@@ -21,17 +21,5 @@ grep -v '^#' "$M/expect" | grep -v '^$' | while read -r name tests; do
 	fi
 	lab=2
 	"$KIT/grading/run-suite" --quiet --kernel "$image" --out "$T/$name" --lab "$lab" || true
-	missed=""
-	for t in ${tests//,/ }; do
-		v=$(awk -F'\t' -v id="$t" '$1 == id { print $2 }' "$T/$name/results.tsv")
-		case $v in
-		fail | crash | timeout) ;;
-		*) missed="$missed $t(${v:-no result})" ;;
-		esac
-	done
-	if [ -z "$missed" ]; then
-		pass "mutant $name is caught by: $tests"
-	else
-		fail "mutant $name is caught by: $tests" "not caught by:$missed ($T/$name/results.tsv)"
-	fi
+	expect_caught "mutant $name is caught by: $tests" "$T/$name/results.tsv" "$tests"
 done

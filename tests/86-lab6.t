@@ -76,17 +76,5 @@ grep -v '^#' "$M/expect" | grep -v '^$' | while read -r name tests; do
 		continue
 	fi
 	"$KIT/grading/run-suite" --quiet --kernel "$image" --out "$T/$name" --lab 6 >/dev/null 2>&1
-	missed=""
-	for t in ${tests//,/ }; do
-		v=$(awk -F'\t' -v id="$t" '$1 == id { print $2 }' "$T/$name/results.tsv")
-		case $v in
-		fail | crash | timeout) ;;
-		*) missed="$missed $t(${v:-no result})" ;;
-		esac
-	done
-	if [ -z "$missed" ]; then
-		pass "lab6 mutant $name is caught by: $tests"
-	else
-		fail "lab6 mutant $name is caught by: $tests" "not caught by:$missed ($T/$name/results.tsv)"
-	fi
+	expect_caught "lab6 mutant $name is caught by: $tests" "$T/$name/results.tsv" "$tests"
 done

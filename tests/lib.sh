@@ -73,6 +73,25 @@ expect_verdict() {
 	fi
 }
 
+# expect_caught NAME RESULTS_TSV ID,ID...: a known-wrong kernel is caught:
+# each listed test's verdict is fail, crash or timeout (a pass, a skip or
+# no result means the suite missed the mistake).
+expect_caught() {
+	local name=$1 tsv=$2 t v missed=""
+	for t in ${3//,/ }; do
+		v=$(awk -F'\t' -v id="$t" '$1 == id { print $2 }' "$tsv")
+		case $v in
+		fail | crash | timeout) ;;
+		*) missed="$missed $t(${v:-no result})" ;;
+		esac
+	done
+	if [ -z "$missed" ]; then
+		pass "$name"
+	else
+		fail "$name" "not caught by:$missed ($tsv)"
+	fi
+}
+
 # A kernel of the work tree at REF, built once per commit (kbuild/kernel-build),
 # in the scratch tree and build folder SLOT (default "ref"; the mutants use
 # their own, so that switching between them rebuilds little).
