@@ -61,6 +61,12 @@ expect_grep "lab5: ... says which accelerator ran" 'Measured under \*\*tcg\*\*' 
 expect_grep "lab5: ... and links the plot" '\[bench-loop\.svg\]\(bench-loop\.svg\)' "$T/report.md"
 "$P" --report "$F/loop.csv" "$T/no-such.csv" tcg bench-loop.svg >"$T/report-noverif.md"
 expect_grep "lab5: without verif-scale's CSV the report says to run it" 'not measured, run .make verif-scale.' "$T/report-noverif.md"
+expect_grep "lab5: without make bench-grade's CSV the report says to run it" 'Not measured: run .make bench-grade.' "$T/report.md"
+printf 'date,submissions,jobs,seconds,per_hour,accel,cores\n2026-01-01T00:00:00Z,6,2,720,30.0,tcg,2\n' >"$T/grade.csv"
+"$P" --report "$F/loop.csv" "$F/verif.csv" tcg bench-loop.svg "$T/grade.csv" >"$T/report-grade.md"
+expect_grep "lab5: with make bench-grade's CSV the report lists its runs" '^\| 2026-01-01T00:00:00Z \| 6 \| 2 \| 2 \| tcg \| 720 \| \*\*30\.0\*\* \|$' "$T/report-grade.md"
+printf 'date,submissions\n2026-01-01,6\n' >"$T/grade-bad.csv"
+expect_status "lab5: bench-plot refuses a grade CSV without make bench-grade's columns" 1 "$P" --report "$F/loop.csv" "$F/verif.csv" tcg bench-loop.svg "$T/grade-bad.csv"
 expect_status "lab5: bench-plot refuses a CSV that is not bench-loop's" 1 "$P" --svg "$F/verif.csv"
 
 # --- run-lab5, in guests ---
