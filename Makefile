@@ -104,8 +104,8 @@ grade: ## grade every submission in SUBMISSIONS= (default: the samples) into OUT
 		$(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(EXTRA_TESTS),--extra-tests "$(EXTRA_TESTS)") \
 		$(if $(JOBS),--jobs "$(JOBS)") $(if $(filter 1 yes,$(FORCE)),--force)
 
-bench-grade: ## measure make grade's submissions per hour here (N=6 synthetic submissions, JOBS=2)
-	@grading/bench-grade "$(or $(N),6)" "$(or $(JOBS),2)"
+bench-grade: ## measure make grade's submissions per hour here (N=6 synthetic submissions, JOBS=2, HEADERS=own, comment or same)
+	@grading/bench-grade "$(or $(N),6)" "$(or $(JOBS),2)" "$(or $(HEADERS),own)"
 
 grade-merge: ## one gradebook from the OUT folders of several machines: RUNS="a b" OUT=dir
 	@grading/merge-runs --out "$(OUT)" $(if $(RUBRIC),--rubric "$(RUBRIC)") $(RUNS)
