@@ -47,6 +47,16 @@ while read -r student status points rest; do
 			fail "samples: $student: $id is $want" "got ${got:-no result}: $(col "$s/scores.tsv" "$id" 7)"
 	done
 done <"$KIT/grading/samples-expect"
+# The samples are committed copies made from solutions/ (grading/make-samples):
+# what the grader built must be the reference series as solutions/ has it now.
+last=$(basename "$(find "$KIT/solutions" -mindepth 1 -maxdepth 1 -type d -name '[0-9][0-9]-*' | sort | tail -n 1)" | cut -c1-2)
+for sv in "reference solution/$last" "only-lab1 solution/01"; do
+	set -- "${sv% *}" "${sv#* }"
+	got=$(git -C "$LINUX" rev-parse -q --verify "$(col "$T/samples/students/$1/meta" commit 2)^{tree}" 2>/dev/null)
+	[ -n "$got" ] && [ "$got" = "$(git -C "$LINUX" rev-parse "$2^{tree}")" ] &&
+		pass "samples: $1 builds the same tree as $2" ||
+		fail "samples: $1 builds the same tree as $2" "the sample is stale: run grading/make-samples, check, commit"
+done
 expect_grep "samples: after each student, progress gives the time left" '^ +5 of 6 done; about [0-9]+ min left$' "$T/samples.log"
 for f in gradebook.csv results.json junit.xml summary.md; do
 	[ -s "$T/samples/$f" ] || fail "samples: the run wrote $f"
