@@ -1,0 +1,120 @@
+# The class report for a browser (grade-report class's index.md and
+# scores.svg, rendered by grading/render-report): on a made-up class of
+# three, checked in a real browser (headless chromium reads the pages and
+# the plot as a person's would), and against what a hostile reason could
+# do. A real class's report is checked where classes are graded
+# (tests/95-fan-out.t).
+# shellcheck shell=bash source=tests/lib.sh disable=SC2015
+. "$(dirname "$0")/lib.sh"
+T=$TESTS_OUT/report
+rm -rf "$T"
+mkdir -p "$T"
+need_tools
+O=$T/class
+mkdir -p "$O/students"
+
+# A student's folder as the pipeline leaves it: meta, status, scores.tsv
+# (every test of the table passed), feedback.md.
+student() { # NAME STATUS FLAGS
+	local d=$O/students/$1
+	mkdir -p "$d"
+	printf 'student\t%s\nstatus\t%s\nsubmission\t%s\n' "$1" "$2" "$1" >"$d/meta"
+	printf 'status\t%s\nreason\t\nflags\t%s\n' "$2" "$3" >"$d/status"
+	awk '!/^#/ && NF { printf "%s\t%s\tpass\t%s\t%s\t0.1\t\n", $1, $2, $3, $3 }' \
+		"$KIT/grading/tests.list" >"$d/scores.tsv"
+	printf '# Feedback for %s\n\nScore: see the class.\n' "$1" >"$d/feedback.md"
+}
+# Test ID of NAME gets VERDICT (0 points) and REASON.
+verdict() { # NAME ID VERDICT REASON
+	awk -F'\t' -v OFS='\t' -v id="$2" -v v="$3" -v r="$4" \
+		'$1 == id { $3 = v; $4 = 0; $7 = r } { print }' "$O/students/$1/scores.tsv" >"$T/s" &&
+		mv "$T/s" "$O/students/$1/scores.tsv"
+}
+student ada graded ""
+student bob graded tampered
+student cy does-not-build ""
+printf 'flag\tkernel/bpf/helpers.c:12: asm volatile("<b>x</b>")\n' >>"$O/students/bob/meta"
+# A console line a student's kernel printed, with markup, and the
+# grader's own paths in it.
+hostile='<script>alert(1)</script><img src=x onerror=alert(2)> BUG: at 0xffff8880'
+verdict ada lab2.early_stop fail "returned 7, wanted 8"
+verdict bob lab2.early_stop fail "returned 3, wanted 4"
+verdict ada lab2.nested fail "the guest stopped (log: $O/students/ada/suite/run.log)"
+verdict bob lab1.non_gpl fail "refused (log: $WORK/runs/x/console.log)"
+verdict bob lab0.bpf_syscall crash "$hostile"
+awk -F'\t' -v OFS='\t' '{ $3 = "not-run"; $4 = 0; $7 = "does not build" } { print }' \
+	"$O/students/cy/scores.tsv" >"$T/s" && mv "$T/s" "$O/students/cy/scores.tsv"
+printf '\nA line from the console: %s\n' "$hostile" >>"$O/students/bob/feedback.md"
+cp "$KIT/grading/rubric" "$T/my-rubric"
+
+check "report: grade-report class writes index.md and scores.svg" \
+	env KIT="$KIT" "$BIN/grade-report" class --rubric "$T/my-rubric" --out "$O"
+check "report: render-report makes index.html and a page per student, every link checked" \
+	"$KIT/grading/render-report" "$O"
+for n in ada bob cy; do
+	[ -s "$O/students/$n/feedback.html" ] || fail "report: $n's feedback page is rendered"
+done
+check "report: the plot is well-formed SVG" xmllint --noout "$O/scores.svg"
+# ada and bob lose a few points of 78: two in the tenth from 90%; cy 0.
+bar() { sed -n "s|.*height=\"\\([0-9.]*\\)\" fill=[^>]*><title>$1: \\([0-9]*\\)</title>.*|\\2 \\1|p" "$O/scores.svg"; }
+[ "$(bar 'from 90%' | cut -d' ' -f1)" = 2 ] && [ "$(bar 'from 0%' | cut -d' ' -f1)" = 1 ] &&
+	[ "$(bar '100%' | cut -d' ' -f1)" = 0 ] && [ "$(bar 'from 90%' | awk '{ print ($2 > 0) }')" = 1 ] &&
+	[ "$(bar 'from 50%' | awk '{ print ($2 == 0) }')" = 1 ] &&
+	awk -v a="$(bar 'from 90%' | cut -d' ' -f2)" -v b="$(bar 'from 0%' | cut -d' ' -f2)" 'BEGIN { exit !(a > 1.9 * b && a < 2.1 * b) }' &&
+	pass "report: the plot's bars are the class's scores (2 from 90%, 1 at 0%, heights in proportion)" ||
+	fail "report: the plot's bars are the class's scores (2 from 90%, 1 at 0%, heights in proportion)" "$(grep '<title>' "$O/scores.svg")"
+expect_grep "report: the most failed test, with its commonest reason once for both students" \
+	'lab2\\\.early\\_stop \| 2 of 3 \| 2× fail\\: returned N\\, wanted N \|' "$O/index.md"
+expect_grep "report: the rubric is named by its file name" 'graded with the rubric my\\-rubric' "$O/index.md"
+expect_grep "report: scrubbed, a reason keeps the student's own folder, relative" 'stopped \\\(log\\: students\\/ada\\/suite' "$O/index.md"
+for p in "$O" "$WORK" "$KIT" "$T"; do
+	if grep -qF "$p" "$O/index.html" "$O/index.md" "$O/scores.svg"; then
+		fail "report: the page names no path of the grader's machine ($p)" "$(grep -F "$p" "$O/index.html" | head -n 3)"
+	else
+		pass "report: the page names no path of the grader's machine ($p)"
+	fi
+done
+if grep -qi '<script' "$O/index.html" "$O"/students/*/feedback.html; then
+	fail "report: a console line's markup stays text, in the class page and the feedback page" "$(grep -il '<script' "$O"/index.html "$O"/students/*/feedback.html)"
+else
+	pass "report: a console line's markup stays text, in the class page and the feedback page"
+fi
+
+# ---- a real browser ----
+if ! command -v chromium >/dev/null; then
+	fail "report: chromium is installed (lib/packages lists it; run make deps)"
+	exit 0
+fi
+browse() { # URL: the document as the browser built it
+	timeout 120 env HOME="$T/browser" XDG_CONFIG_HOME="$T/browser" XDG_CACHE_HOME="$T/browser" \
+		chromium --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$T/browser" \
+		--dump-dom "$1" 2>>"$T/browser.log"
+}
+ts=$(now)
+browse "file://$O/index.html" >"$O/browsed.html"
+browse "file://$O/scores.svg" >"$T/browsed.svg"
+browse "file://$O/students/bob/feedback.html" >"$O/students/bob/browsed.html"
+echo "# three pages in headless chromium: $(elapsed "$ts")"
+grep -q '<h1 class="title">The class at a glance</h1>' "$O/browsed.html" &&
+	pass "browser: chromium loads the class page" || fail "browser: chromium loads the class page" "$(tail -n 3 "$T/browser.log")"
+rows=$(grep -o 'href="students/[a-z]*/feedback.html">[a-z]*</a></td>' "$O/browsed.html" | sort -u)
+[ "$(printf '%s\n' "$rows" | grep -c .)" = 3 ] && for n in ada bob cy; do grep -q ">$n<" <<<"$rows" || false; done &&
+	pass "browser: a row per student, each linking to its feedback page" ||
+	fail "browser: a row per student, each linking to its feedback page" "$rows"
+grep -q '<span class="flag">tampered</span>' "$O/browsed.html" && grep -q '<span class="status-bad">does-not-build</span>' "$O/browsed.html" &&
+	pass "browser: the status and the integrity flag are marked in the page" ||
+	fail "browser: the status and the integrity flag are marked in the page"
+[ "$(grep -o '<img' "$O/browsed.html" | wc -l)" = 1 ] && grep -q '<img src="scores.svg"' "$O/browsed.html" &&
+	pass "browser: one image, the plot: the hostile <img> stayed text" ||
+	fail "browser: one image, the plot: the hostile <img> stayed text" "$(grep -o '<img[^>]*>' "$O/browsed.html")"
+grep -q '&lt;script&gt;alert(N)&lt;/script&gt;&lt;img src=x' "$O/browsed.html" && ! grep -q '<script' "$O/browsed.html" "$O/students/bob/browsed.html" &&
+	pass "browser: no script in the pages; the hostile one shows as text" ||
+	fail "browser: no script in the pages; the hostile one shows as text"
+[ "$(grep -o 'class="bar"' "$T/browsed.svg" | wc -l)" = 11 ] && ! grep -q parsererror "$T/browsed.svg" &&
+	pass "browser: chromium reads the plot as SVG, with its 11 bars" ||
+	fail "browser: chromium reads the plot as SVG, with its 11 bars" "$(head -c 300 "$T/browsed.svg")"
+grep -q 'href="../../index.html"' "$O/students/bob/browsed.html" && grep -q '<h1[^>]*>Feedback for bob</h1>' "$O/students/bob/browsed.html" &&
+	pass "browser: a feedback page loads and links back to the class" ||
+	fail "browser: a feedback page loads and links back to the class"
+check "browser: every link of the pages as chromium built them resolves" \
+	sh -c "cd '$O' && '$BIN/linkcheck' browsed.html students/bob/browsed.html"
