@@ -15,7 +15,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -I/usr/include/x86_64-linux
 
 .DEFAULT_GOAL := help
 .PHONY: help setup deps prepare host-tools suite initramfs kernel boot run test lab check \
-	grade grade-merge bench-grade handin handbook clean-builds distclean
+	grade grade-merge bench-first bench-grade handin handbook clean-builds distclean
 
 help: ## this list
 	@echo "bpfloop-lab: re-implement bpf_loop() in Linux 6.1, boot it in QEMU, get graded."
@@ -27,10 +27,12 @@ help: ## this list
 	@echo "tree: base, upstream, solution/NN), ACCEL=kvm|tcg, JOBS_BUILD=n."
 	@echo "make grade: SUBMISSIONS=dir OUT=dir RUBRIC=file EXTRA_TESTS=prog JOBS=n FORCE=1."
 
-setup: ## install packages, prepare the kernel work tree, build the kit's tools
+setup: ## install packages, prepare the kernel work tree, build the kit's tools and base once
 	@lib/setup-deps
 	@kernel-base/prepare
+	@echo "==> building the kit's programs, the in-guest test suite and the guest's initramfs" >&2
 	@$(MAKE) -s host-tools suite initramfs
+	@kbuild/kernel-build --trusted
 
 deps: ## install the missing Debian packages only
 	@lib/setup-deps
@@ -41,7 +43,7 @@ prepare: ## (re)make the kernel work tree: tags upstream and base, solution bran
 # The kit's host programs, in C.
 HOST_TOOLS := $(BIN)/vm-watch $(BIN)/unframe $(BIN)/excerpt $(BIN)/config-check \
 	$(BIN)/first-error $(BIN)/gen_init_cpio $(BIN)/ktap $(BIN)/helper-ids $(BIN)/linkcheck \
-	$(BIN)/intake $(BIN)/grade-report
+	$(BIN)/intake $(BIN)/grade-report $(BIN)/plan $(BIN)/safe-copy $(BIN)/bench-first-report
 host-tools: $(HOST_TOOLS)
 
 $(BIN)/%: vm/%.c | $(BIN)
@@ -62,19 +64,30 @@ $(BIN)/gen_init_cpio: | $(BIN)
 $(BIN):
 	@mkdir -p $@
 
-# The in-guest suite: BPF objects -> skeletons -> one static binary.
+# The in-guest suite: BPF objects -> skeletons -> one static binary. Its
+# table of tests comes from grading/tests.list; the host's judge is the
+# same tests built without libbpf, so that it cannot load a BPF program:
+# the linker drops the RUN side, and would fail if a JUDGE reached for it.
 SUITE_PROGS := $(wildcard grading/suite/progs/*.bpf.c)
 SUITE_OBJS := $(patsubst grading/suite/progs/%.bpf.c,$(SUITE)/%.bpf.o,$(SUITE_PROGS))
 SUITE_SKELS := $(SUITE_OBJS:.bpf.o=.skel.h)
-SUITE_SRCS := $(wildcard grading/suite/*.c) grading/guest.c
-suite: $(SUITE)/bpfloop-suite ## build the in-guest test suite
+SUITE_TESTS := $(filter-out grading/suite/main.c grading/suite/judge.c grading/suite/kernel.c,\
+	$(wildcard grading/suite/*.c))
+SUITE_HDRS := grading/suite/suite.h grading/guest.h $(SUITE)/tests.h $(SUITE_SKELS)
+suite: $(SUITE)/bpfloop-suite $(BIN)/suite-judge ## build the in-guest test suite and its judge
 
 $(SUITE)/%.bpf.o: grading/suite/progs/%.bpf.c $(wildcard grading/suite/progs/*.h) | $(SUITE)
 	clang $(BPF_CFLAGS) -c $< -o $@
 $(SUITE)/%.skel.h: $(SUITE)/%.bpf.o
 	bpftool gen skeleton $< name $* >$@.tmp && mv $@.tmp $@
-$(SUITE)/bpfloop-suite: $(SUITE_SRCS) grading/suite/suite.h grading/guest.h $(SUITE_SKELS)
-	$(CC) $(CFLAGS) -static -I$(SUITE) -Igrading -o $@ $(SUITE_SRCS) -lbpf -lelf -lz -lzstd
+$(SUITE)/tests.h: grading/tests.list $(BIN)/plan | $(SUITE)
+	$(BIN)/plan --tests $< header >$@.tmp && mv $@.tmp $@
+$(SUITE)/bpfloop-suite: $(SUITE_TESTS) grading/suite/main.c grading/suite/kernel.c grading/guest.c $(SUITE_HDRS)
+	$(CC) $(CFLAGS) -static -I$(SUITE) -Igrading -o $@ $(SUITE_TESTS) grading/suite/main.c \
+		grading/suite/kernel.c grading/guest.c -lbpf -lelf -lz -lzstd
+$(BIN)/suite-judge: $(SUITE_TESTS) grading/suite/judge.c grading/guest.c $(SUITE_HDRS) | $(BIN)
+	$(CC) $(CFLAGS) -ffunction-sections -fdata-sections -Wl,--gc-sections -I$(SUITE) -Igrading \
+		-o $@ $(SUITE_TESTS) grading/suite/judge.c grading/guest.c
 $(SUITE):
 	@mkdir -p $@
 
@@ -104,6 +117,8 @@ grade: ## grade every submission in SUBMISSIONS= (default: the samples) into OUT
 		$(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(EXTRA_TESTS),--extra-tests "$(EXTRA_TESTS)") \
 		$(if $(JOBS),--jobs "$(JOBS)") $(if $(filter 1 yes,$(FORCE)),--force)
 
+bench-first: host-tools ## a new user's first contact: make grade, a first lab 3 grade, make check after an edit, from an empty work folder and cache (work/bench/first.md)
+	@grading/bench-first
 bench-grade: ## measure make grade's submissions per hour here (N=6 synthetic submissions, JOBS=2, HEADERS=own, comment or same)
 	@grading/bench-grade "$(or $(N),6)" "$(or $(JOBS),2)" "$(or $(HEADERS),own)"
 
@@ -126,29 +141,50 @@ distclean: ## delete the whole work folder, work tree included
 	rm -rf $(WORK)
 .SECONDARY:
 
-# Lab 4, verifier scale: the guest's loader (static, libbpf) and the host's
-# report (tables, CSV, the grading checks).
+# Lab 4, verifier scale: the guest's loader and exerciser (static, libbpf),
+# the host's report (tables, CSV) and the host's judge (the grading checks).
 LAB4 := $(WORK)/lab4
-lab4-tools: $(LAB4)/verif-load $(BIN)/verif-report
-$(LAB4)/verif-load: grading/lab4/verif-load.c grading/guest.c grading/guest.h $(LAB4)/loop_probe.skel.h
-	$(CC) $(CFLAGS) -static -Igrading -I$(LAB4) -o $@ grading/lab4/verif-load.c grading/guest.c \
-		-lbpf -lelf -lz -lzstd
-$(LAB4)/loop_probe.bpf.o: grading/lab4/loop_probe.bpf.c
+LAB4_GUEST_SRC := grading/lab4/verif-load.c grading/lab4/exercise.c grading/lab4/scale-input.c \
+	grading/guest.c
+lab4-tools: $(LAB4)/verif-load $(BIN)/verif-report $(BIN)/lab4-judge
+$(LAB4)/verif-load: $(LAB4_GUEST_SRC) grading/guest.h grading/lab4/exercise.h \
+		grading/lab4/scale-input.h $(LAB4)/loop_probe.skel.h $(LAB4)/task_probe.skel.h
+	$(CC) $(CFLAGS) -static -Igrading -I$(LAB4) -o $@ $(LAB4_GUEST_SRC) -lbpf -lelf -lz -lzstd
+$(LAB4)/%_probe.bpf.o: grading/lab4/%_probe.bpf.c
 	@mkdir -p $(dir $@)
 	clang $(BPF_CFLAGS) -c $< -o $@
-$(LAB4)/loop_probe.skel.h: $(LAB4)/loop_probe.bpf.o
-	bpftool gen skeleton $< name loop_probe >$@.tmp && mv $@.tmp $@
+$(LAB4)/%_probe.skel.h: $(LAB4)/%_probe.bpf.o
+	bpftool gen skeleton $< name $*_probe >$@.tmp && mv $@.tmp $@
 $(BIN)/verif-report: grading/lab4/verif-report.c | $(BIN)
 	$(CC) $(CFLAGS) -o $@ $<
+$(BIN)/lab4-judge: grading/lab4/lab4-judge.c grading/lab4/scale-input.c grading/lab4/scale-input.h | $(BIN)
+	$(CC) $(CFLAGS) -o $@ grading/lab4/lab4-judge.c grading/lab4/scale-input.c
+host-tools: $(BIN)/lab4-judge
+# Lab 3: the host's judge of a student's selftests' runs.
+$(BIN)/lab3-judge: grading/lab3/lab3-judge.c | $(BIN)
+	$(CC) $(CFLAGS) -o $@ $<
+host-tools: $(BIN)/lab3-judge
 verif-scale: initramfs lab4-tools ## lab 4: verifier figures of pyperf600 and strobemeta, unrolled and bpf_loop (REF=)
 	@grading/lab4/verif-scale "$(REF)"
 .PHONY: lab4-tools verif-scale
-# Lab 5: the benchmark's host programs (C), and the measurements.
-LAB5_TOOLS := $(BIN)/bench-read $(BIN)/bench-plot
+# Lab 5: the benchmark's host programs (C), the guest's accountant (static,
+# libbpf, with the kit's count of bpf_loop calls), and the measurements.
+LAB5 := $(WORK)/lab5
+LAB5_TOOLS := $(BIN)/bench-read $(BIN)/bench-plot $(BIN)/bench-judge
 host-tools: $(LAB5_TOOLS)
 $(BIN)/bench-%: grading/lab5/bench-%.c | $(BIN)
 	$(CC) $(CFLAGS) -o $@ $< -lm
-.PHONY: bench-loop bench
+lab5-tools: $(LAB5_TOOLS) $(LAB5)/lab5-account
+$(LAB5)/lab5-account: grading/lab5/bench-account.c grading/lab5/loop_count.h grading/guest.c grading/guest.h \
+		$(LAB5)/loop_count.skel.h
+	$(CC) $(CFLAGS) -static -Igrading -I$(LAB5) -o $@ grading/lab5/bench-account.c grading/guest.c \
+		-lbpf -lelf -lz -lzstd
+$(LAB5)/loop_count.bpf.o: grading/lab5/loop_count.bpf.c grading/lab5/loop_count.h
+	@mkdir -p $(dir $@)
+	clang $(BPF_CFLAGS) -c $< -o $@
+$(LAB5)/loop_count.skel.h: $(LAB5)/loop_count.bpf.o
+	bpftool gen skeleton $< name loop_count >$@.tmp && mv $@.tmp $@
+.PHONY: bench-loop bench lab5-tools
 bench-loop: ## sweep the bpf_loop benchmark over nr_loops and threads (REFS='a b': commits; BENCH=mine: your benchmark)
 	@grading/lab5/bench-loop $(foreach r,$(REFS) $(REF),--ref $(r)) $(if $(filter mine,$(BENCH)),--tree $(WORK)/linux)
 bench: ## the report: our verifier and bpf_loop figures beside the seed's (work/bench/report.md)

@@ -2,22 +2,36 @@
 /*
  * grade-report: the grader's scoring and reports.
  *
- *   grade-report student --rubric FILE --dir DIR
- *	Scores one student. Reads DIR/meta (KEY<TAB>VALUE lines written by
- *	grading/grade-one) and DIR/results.tsv (ID<TAB>VERDICT<TAB>SECONDS
- *	<TAB>REASON, from grading/ktap), writes DIR/scores.tsv (ID, LAB,
- *	VERDICT, POINTS, MAX, SECONDS, REASON) and DIR/feedback.md, and
- *	prints "TOTAL MAX". A rubric test with no result scores 0 with
- *	verdict "not-run" (the submission was not graded: meta's reason) or
- *	"missing" (the run reported nothing for it).
+ *   grade-report student [--rubric FILE] --dir DIR [--lab N] [--only ID,...] [--print]
+ *	Scores one submission. Reads DIR/meta (KEY<TAB>VALUE lines: what was
+ *	graded, written by grading/pipeline), DIR/stages/NAME (each stage's
+ *	status: verdict, reason, log) and DIR/results.tsv (ID<TAB>VERDICT
+ *	<TAB>SECONDS<TAB>REASON), decides the submission's status from the
+ *	stages (invalid, does-not-apply, does-not-build, timed-out or
+ *	graded), and writes DIR/status (KEY<TAB>VALUE: status, reason,
+ *	flags, total, max), DIR/scores.tsv (ID, LAB, VERDICT, POINTS, MAX,
+ *	SECONDS, REASON) and DIR/feedback.md; prints "TOTAL of MAX points
+ *	(STATUS)". A test with no result scores 0 with verdict "not-run" (the
+ *	submission was not graded: the stage's reason) or "missing" (the
+ *	run reported nothing for it). --lab N scores labs 0..N only, --only
+ *	the named tests (make check); --print adds, for make check, the
+ *	points per lab and each test not passed, with its reason and the
+ *	command that reruns it. The instructor's private tests
+ *	(DIR/private/results.tsv, ids the test table does not have) score
+ *	like the rest; feedback.md gives their verdicts, never their output.
  *
- *   grade-report class --rubric FILE --out OUT [--known FILE]
+ *   grade-report class [--rubric FILE] --out OUT
  *	Reads every OUT/students/NAME/ that has scores.tsv and writes
  *	OUT/gradebook.csv, OUT/results.json, OUT/junit.xml and
- *	OUT/summary.md, each atomically (a temporary file renamed). --known
- *	lists the test ids that exist (one per line): the report warns, on
- *	stderr and in summary.md, about tests with no rubric line and rubric
- *	lines with no test.
+ *	OUT/summary.md, each atomically (a temporary file renamed), warning
+ *	on stderr and in summary.md about rubric lines that name no test and
+ *	tests that reported results but score nothing; and OUT/index.md with
+ *	OUT/scores.svg, the same class for a browser (grading/render-report
+ *	renders it).
+ *
+ * The points come from the test table, grading/tests.list (--tests FILE,
+ * default $KIT/grading/tests.list); a RUBRIC file of 'ID LAB POINTS'
+ * lines changes them and adds the private tests' lines.
  *
  * Exit status: 0 done, 1 bad input (named on stderr), 2 usage.
  */
@@ -40,6 +54,9 @@ struct rubric_line {
 	char id[96];
 	int lab;
 	double points;
+	bool in_table;		/* a test of grading/tests.list */
+	bool in_rubric;		/* the instructor's rubric has a line for it */
+	bool scored;		/* counted in this score (--lab, --only) */
 	bool seen;
 };
 
@@ -76,19 +93,28 @@ static char *chomp(char *s)
 	return s;
 }
 
-static void read_rubric(const char *path)
+static struct rubric_line *rubric_find(const char *id);
+
+/*
+ * The test table (TABLE: "ID LAB POINTS WHERE WHAT" lines, every test the
+ * kit has), or an instructor's rubric ("ID LAB POINTS": new points for
+ * the table's tests, and lines for private tests).
+ */
+static void read_rubric(const char *path, bool table)
 {
-	char line[512];
+	char line[1024];
 	int lineno = 0;
 	FILE *f = fopen(path, "r");
 
 	if (!f)
-		fail("cannot read the rubric %s: %s", path, strerror(errno));
-	rubric_path = path;
+		fail("cannot read %s %s: %s", table ? "the test table" : "the rubric", path,
+		     strerror(errno));
+	if (!table)
+		rubric_path = path;
 	while (fgets(line, sizeof(line), f)) {
 		struct rubric_line *r;
 		char id[96], extra[2];
-		int lab, i;
+		int lab, n;
 		double points;
 		char *p = chomp(line);
 
@@ -96,23 +122,59 @@ static void read_rubric(const char *path)
 		p += strspn(p, " \t");
 		if (!*p || *p == '#')
 			continue;
-		if (sscanf(p, "%95s %d %lf %1s", id, &lab, &points, extra) != 3 ||
-		    lab < 0 || lab >= MAX_LABS || points < 0)
-			fail("%s:%d: expected 'TEST_ID LAB POINTS' (lab 0..%d, points >= 0), got '%s'",
-			     path, lineno, MAX_LABS - 1, p);
-		for (i = 0; i < nr_rubric; i++)
-			if (!strcmp(rubric[i].id, id))
-				fail("%s:%d: test %s has two lines", path, lineno, id);
-		if (nr_rubric == MAX_RUBRIC)
-			fail("%s: more than %d lines", path, MAX_RUBRIC);
-		r = &rubric[nr_rubric++];
-		copy(r->id, sizeof(r->id), id);
-		r->lab = lab;
+		n = sscanf(p, "%95s %d %lf %1s", id, &lab, &points, extra);
+		if (n < 3 || (!table && n != 3) || lab < 0 || lab >= MAX_LABS || points < 0)
+			fail("%s:%d: expected '%s' (lab 0..%d, points >= 0), got '%s'", path, lineno,
+			     table ? "ID LAB POINTS WHERE WHAT" : "TEST_ID LAB POINTS", MAX_LABS - 1, p);
+		r = rubric_find(id);
+		if (r && (table || r->in_rubric))
+			fail("%s:%d: test %s has two lines", path, lineno, id);
+		if (r && r->lab != lab)
+			fail("%s:%d: test %s is a test of lab %d, not %d (grading/tests.list)", path,
+			     lineno, id, r->lab, lab);
+		if (!r) {
+			if (nr_rubric == MAX_RUBRIC)
+				fail("%s: more than %d lines", path, MAX_RUBRIC);
+			r = &rubric[nr_rubric++];
+			copy(r->id, sizeof(r->id), id);
+			r->lab = lab;
+			r->in_table = table;
+			r->scored = true;
+		}
+		r->in_rubric = !table;
 		r->points = points;
 	}
 	fclose(f);
 	if (!nr_rubric)
-		fail("the rubric %s has no test lines", path);
+		fail("%s has no test lines", path);
+}
+
+/* --lab N and --only: which tests this score counts. */
+static void select_scored(int lab, const char *only)
+{
+	int i;
+
+	for (i = 0; i < nr_rubric; i++) {
+		struct rubric_line *r = &rubric[i];
+
+		if (only) {
+			char want[100];
+			const char *p = only;
+			size_t n;
+
+			r->scored = false;
+			while (*p) {
+				n = strcspn(p, ",");
+				copy(want, n + 1 < sizeof(want) ? n + 1 : sizeof(want), p);
+				if (!strcmp(want, r->id) ||
+				    (!strncmp(want, "lab", 3) && !strchr(want, '.') && atoi(want + 3) == r->lab))
+					r->scored = true;
+				p += n + (p[n] == ',');
+			}
+		} else if (lab >= 0) {
+			r->scored = r->lab <= lab;
+		}
+	}
 }
 
 static struct rubric_line *rubric_find(const char *id)
@@ -133,6 +195,7 @@ struct score {
 	char verdict[16];
 	double points, max, seconds;
 	char reason[400];
+	bool private_test;	/* the instructor's: its reason stays out of feedback */
 };
 
 struct student {
@@ -155,26 +218,79 @@ static const char *meta(const struct student *s, const char *key)
 	return "";
 }
 
-static void read_meta(struct student *s, const char *dir)
+static void meta_add(struct student *s, const char *key, const char *value)
 {
-	char path[8192], line[1024];
-	FILE *f;
+	if (s->nr_meta == MAX_META)
+		return;
+	copy(s->meta_keys[s->nr_meta], sizeof(s->meta_keys[0]), key);
+	copy(s->meta_vals[s->nr_meta], sizeof(s->meta_vals[0]), value);
+	s->nr_meta++;
+}
 
-	snprintf(path, sizeof(path), "%s/meta", dir);
-	f = fopen(path, "r");
+/* KEY<TAB>VALUE lines of a file into meta; false if it does not exist. */
+static bool read_kv(struct student *s, const char *path)
+{
+	char line[1024];
+	FILE *f = fopen(path, "r");
+
 	if (!f)
-		fail("cannot read %s: %s", path, strerror(errno));
-	while (fgets(line, sizeof(line), f) && s->nr_meta < MAX_META) {
+		return false;
+	while (fgets(line, sizeof(line), f)) {
 		char *tab = strchr(chomp(line), '\t');
 
 		if (!tab)
 			continue;
 		*tab = '\0';
-		copy(s->meta_keys[s->nr_meta], sizeof(s->meta_keys[0]), line);
-		copy(s->meta_vals[s->nr_meta], sizeof(s->meta_vals[0]), tab + 1);
-		s->nr_meta++;
+		meta_add(s, line, tab + 1);
 	}
 	fclose(f);
+	return true;
+}
+
+static void read_meta(struct student *s, const char *dir)
+{
+	char path[8192];
+
+	snprintf(path, sizeof(path), "%s/meta", dir);
+	if (!read_kv(s, path))
+		fail("cannot read %s: %s", path, strerror(errno));
+	snprintf(path, sizeof(path), "%s/status", dir);
+	read_kv(s, path);
+}
+
+/*
+ * The submission's status, from its stages in the pipeline's order: the
+ * first that did not go through decides (grading/pipeline writes them).
+ */
+static void decide_status(const char *dir, char *status, size_t slen, char *reason, size_t rlen)
+{
+	static const struct {
+		const char *stage, *status;
+	} order[] = {
+		{ "submission", "timed-out" },
+		{ "intake", "invalid" },
+		{ "apply", "does-not-apply" },
+		{ "build", "does-not-build" },
+	};
+	size_t i;
+
+	copy(status, slen, "graded");
+	reason[0] = '\0';
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		struct student st = { 0 };
+		char path[8192];
+		const char *v;
+
+		snprintf(path, sizeof(path), "%s/stages/%s", dir, order[i].stage);
+		if (!read_kv(&st, path))
+			continue;
+		v = meta(&st, "verdict");
+		if (!strcmp(v, "ok") || !v[0])
+			continue;
+		copy(status, slen, order[i].status);
+		copy(reason, rlen, meta(&st, "reason"));
+		return;
+	}
 }
 
 static struct score *add_score(struct student *s)
@@ -215,12 +331,49 @@ static void tally(struct student *s)
 	}
 }
 
+/*
+ * A reason for the student's eyes: the grader's own folders (the kit, the
+ * work folder, the student's folder in OUT) taken out of the paths in it.
+ */
+static void scrub(char *reason, size_t size, const char *dir)
+{
+	const char *prefixes[4];
+	char partial[4200], out[1024];
+	int i, k;
+
+	snprintf(partial, sizeof(partial), "%s", dir);
+	if (strlen(partial) > 8 && !strcmp(partial + strlen(partial) - 8, ".partial"))
+		partial[strlen(partial) - 8] = '\0';
+	prefixes[0] = dir;
+	prefixes[1] = partial;
+	prefixes[2] = getenv("WORK");
+	prefixes[3] = getenv("KIT");
+	for (k = 0; k < 4; k++) {
+		const char *pre = prefixes[k];
+		size_t n = pre ? strlen(pre) : 0;
+		char *hit;
+
+		if (n < 2)
+			continue;
+		while ((hit = strstr(reason, pre))) {
+			const char *rest = hit + n;
+
+			if (*rest == '/')
+				rest++;
+			i = snprintf(out, sizeof(out), "%.*s%s%s", (int)(hit - reason), reason,
+				     k == 2 ? "work/" : "", rest);
+			(void)i;
+			copy(reason, size, out);
+		}
+	}
+}
+
 static void write_feedback(struct student *s, const char *dir)
 {
-	char path[4096], final[4096], tmp[4200], line[1024];
+	char path[4096], final[4096], tmp[4200], line[1024], reason[400];
 	bool any = false;
 	FILE *f, *e;
-	int i, lab;
+	int i, j, lab;
 
 	snprintf(final, sizeof(final), "%s/feedback.md", dir);
 	snprintf(tmp, sizeof(tmp), "%s.tmp", final);
@@ -229,15 +382,20 @@ static void write_feedback(struct student *s, const char *dir)
 		fail("cannot write %s: %s", tmp, strerror(errno));
 	fprintf(f, "# Feedback for %s\n\n", s->name);
 	fprintf(f, "Score: **%g of %g**. Status: %s.\n\n", s->total, s->max, meta(s, "status"));
-	if (strcmp(meta(s, "status"), "graded"))
-		fprintf(f, "Why: %s\n\n", meta(s, "reason"));
+	if (strcmp(meta(s, "status"), "graded")) {
+		copy(reason, sizeof(reason), meta(s, "reason"));
+		scrub(reason, sizeof(reason), dir);
+		fprintf(f, "Why: %s\n\n", reason);
+	}
 	e = NULL;
 	snprintf(path, sizeof(path), "%s/error.txt", dir);
 	e = fopen(path, "r");
 	if (e) {
 		fprintf(f, "The first error:\n\n```\n");
-		while (fgets(line, sizeof(line), e))
+		while (fgets(line, sizeof(line), e)) {
+			scrub(line, sizeof(line), dir);
 			fputs(line, f);
+		}
 		fprintf(f, "```\n\n");
 		fclose(e);
 	}
@@ -256,23 +414,57 @@ static void write_feedback(struct student *s, const char *dir)
 	if (any)
 		fprintf(f, "\n");
 	any = false;
-	for (i = 0; i < s->nr_scores; i++) {
-		struct score *c = &s->scores[i];
+	for (lab = -1; lab < MAX_LABS; lab++) {
+		int failed = 0, scored = 0, first = -1;
 
-		if (!strcmp(c->verdict, "pass") || c->lab < 0 || c->max == 0)
+		for (i = 0; i < s->nr_scores; i++) {
+			struct score *c = &s->scores[i];
+
+			if (c->lab != lab || c->max == 0)
+				continue;
+			scored++;
+			if (strcmp(c->verdict, "pass")) {
+				failed++;
+				if (first < 0)
+					first = i;
+			}
+		}
+		if (!failed)
 			continue;
 		if (!any)
 			fprintf(f, "## What did not pass\n\n");
 		any = true;
-		fprintf(f, "- `%s` (%s, %g of %g points): %s\n", c->id, c->verdict, c->points,
-			c->max, c->reason[0] ? c->reason : "no reason was reported");
-		if (!strcmp(c->verdict, "not-run"))
+		/* A lab with no test passed: said once, with its first reason. */
+		if (lab >= 1 && failed == scored && scored > 2 && strcmp(meta(s, "status"), "graded") == 0) {
+			struct score *c = &s->scores[first];
+
+			copy(reason, sizeof(reason), c->reason);
+			scrub(reason, sizeof(reason), dir);
+			fprintf(f, "- Lab %d: none of its %d tests passed (if you did not hand in lab %d, "
+				"that is why). The first, `%s` (%s): %s\n", lab, scored, lab, c->id,
+				c->verdict, reason[0] ? reason : "no reason was reported");
+			fprintf(f, "  Reproduce on your lab branch: `make check N=%d`\n", lab);
 			continue;
-		if (c->lab == 3)
-			fprintf(f, "  Reproduce on your lab branch: `make check N=3 ONLY=lab3`\n");
-		else
-			fprintf(f, "  Reproduce on your lab branch: `make check N=%d ONLY=%s`\n",
-				c->lab, c->id);
+		}
+		for (j = 0; j < s->nr_scores; j++) {
+			struct score *c = &s->scores[j];
+
+			if (c->lab != lab || c->max == 0 || !strcmp(c->verdict, "pass"))
+				continue;
+			if (c->private_test) {
+				fprintf(f, "- `%s` (%s, %g of %g points): one of your instructor's own "
+					"tests; ask them about it\n", c->id, c->verdict, c->points, c->max);
+				continue;
+			}
+			copy(reason, sizeof(reason), c->reason);
+			scrub(reason, sizeof(reason), dir);
+			fprintf(f, "- `%s` (%s, %g of %g points): %s\n", c->id, c->verdict, c->points,
+				c->max, reason[0] ? reason : "no reason was reported");
+			if (!strcmp(c->verdict, "not-run") || c->lab < 0)
+				continue;
+			fprintf(f, "  Reproduce on your lab branch: `make check N=%d ONLY=%s`\n", c->lab,
+				c->id);
+		}
 	}
 	if (!any)
 		fprintf(f, "Every scored test passed.\n");
@@ -318,37 +510,16 @@ static void read_scores(struct student *s, const char *dir)
 	tally(s);
 }
 
-static int do_student(const char *dir)
+/*
+ * One results file into the scores. A private run (the instructor's tests,
+ * on the student's kernel) may only speak of tests the table does not
+ * have: a line about one of the kit's tests is the kernel writing into it.
+ */
+static void read_results(struct student *s, const char *path, bool private_run, bool *tampered)
 {
-	char path[8192], line[2048];
-	struct student s = { 0 };
-	FILE *f;
-	int i;
-	bool graded;
+	char line[2048];
+	FILE *f = fopen(path, "r");
 
-	read_meta(&s, dir);
-	copy(s.name, sizeof(s.name), meta(&s, "student"));
-	if (!s.name[0])
-		fail("%s/meta names no student", dir);
-	graded = !strcmp(meta(&s, "status"), "graded");
-
-	for (i = 0; i < nr_rubric; i++) {
-		struct score *c;
-
-		/* A line worth nothing counts only if the test ran. */
-		if (rubric[i].points == 0)
-			continue;
-		c = add_score(&s);
-
-		copy(c->id, sizeof(c->id), rubric[i].id);
-		c->lab = rubric[i].lab;
-		c->max = rubric[i].points;
-		strcpy(c->verdict, graded ? "missing" : "not-run");
-		copy(c->reason, sizeof(c->reason), graded ?
-			 "the run reported no result for this test (see console.log)" : meta(&s, "reason"));
-	}
-	snprintf(path, sizeof(path), "%s/results.tsv", dir);
-	f = fopen(path, "r");
 	while (f && fgets(line, sizeof(line), f)) {
 		char *id = chomp(line), *verdict, *secs, *reason;
 		struct rubric_line *r;
@@ -366,18 +537,27 @@ static int do_student(const char *dir)
 		if (reason)
 			*reason++ = '\0';
 		r = rubric_find(id);
-		c = score_find(&s, id);
+		if (private_run && r && r->in_table) {
+			*tampered = true;
+			continue;
+		}
+		if (!strcmp(verdict, "tampered"))
+			*tampered = true;
+		if (r && !r->scored)
+			continue;
+		c = score_find(s, id);
 		if (!c && r) {
-			c = add_score(&s);
+			c = add_score(s);
 			copy(c->id, sizeof(c->id), id);
 			c->lab = r->lab;
 			c->max = r->points;
 		} else if (!c) {
 			/* A test the rubric does not score: kept, worth nothing. */
-			c = add_score(&s);
+			c = add_score(s);
 			copy(c->id, sizeof(c->id), id);
 			c->lab = -1;
 		}
+		c->private_test = private_run;
 		copy(c->verdict, sizeof(c->verdict), verdict);
 		c->seconds = strtod(secs, NULL);
 		copy(c->reason, sizeof(c->reason), reason ? reason : "");
@@ -385,7 +565,85 @@ static int do_student(const char *dir)
 	}
 	if (f)
 		fclose(f);
+}
+
+/* make check's summary: the points per lab, then what did not pass. */
+static void print_check(struct student *s, const char *dir)
+{
+	char reason[400];
+	bool any = false;
+	int i, lab;
+
+	for (lab = 0; lab < MAX_LABS; lab++)
+		if (s->lab_max[lab] > 0)
+			printf("  lab %d  %5g of %g points\n", lab, s->lab_points[lab], s->lab_max[lab]);
+	for (i = 0; i < s->nr_scores; i++) {
+		struct score *c = &s->scores[i];
+
+		if (!strcmp(c->verdict, "pass") || (c->max == 0 && c->lab >= 0 &&
+						    !strcmp(c->verdict, "missing")))
+			continue;
+		if (!any)
+			printf("\nNot passed:\n");
+		any = true;
+		copy(reason, sizeof(reason), c->reason);
+		scrub(reason, sizeof(reason), dir);
+		printf("  %s (%s): %s\n", c->id, c->verdict, reason[0] ? reason : "see the log");
+		if (c->lab >= 0 && strcmp(c->verdict, "not-run"))
+			printf("    rerun just this test: make check N=%d ONLY=%s\n", c->lab, c->id);
+	}
+	if (any)
+		printf("\n");
+}
+
+static int do_student(const char *dir, bool print)
+{
+	char path[8192], status[32], reason[400], flags[64] = "";
+	struct student s = { 0 };
+	bool graded, tampered = false;
+	FILE *f;
+	int i;
+
+	read_meta(&s, dir);
+	copy(s.name, sizeof(s.name), meta(&s, "student"));
+	if (!s.name[0])
+		fail("%s/meta names no student", dir);
+	decide_status(dir, status, sizeof(status), reason, sizeof(reason));
+	meta_add(&s, "status", status);
+	meta_add(&s, "reason", reason);
+	graded = !strcmp(status, "graded");
+
+	for (i = 0; i < nr_rubric; i++) {
+		struct score *c;
+
+		/* A line worth nothing counts only if the test ran. */
+		if (rubric[i].points == 0 || !rubric[i].scored)
+			continue;
+		c = add_score(&s);
+		copy(c->id, sizeof(c->id), rubric[i].id);
+		c->lab = rubric[i].lab;
+		c->max = rubric[i].points;
+		c->private_test = !rubric[i].in_table;
+		strcpy(c->verdict, graded ? "missing" : "not-run");
+		copy(c->reason, sizeof(c->reason), graded ?
+			 "the run reported no result for this test (see console.log)" : reason);
+	}
+	snprintf(path, sizeof(path), "%s/results.tsv", dir);
+	read_results(&s, path, false, &tampered);
+	snprintf(path, sizeof(path), "%s/private/results.tsv", dir);
+	read_results(&s, path, true, &tampered);
 	tally(&s);
+
+	if (tampered)
+		strcat(flags, "tampered");
+	if (meta(&s, "flag")[0])
+		strcat(flags, flags[0] ? " flagged" : "flagged");
+	snprintf(path, sizeof(path), "%s/status", dir);
+	f = fopen(path, "w");
+	if (!f || fprintf(f, "status\t%s\nreason\t%s\nflags\t%s\ntotal\t%g\nmax\t%g\n", status, reason,
+			  flags, s.total, s.max) < 0 || fclose(f))
+		fail("cannot write %s: %s", path, strerror(errno));
+	meta_add(&s, "flags", flags);
 
 	snprintf(path, sizeof(path), "%s/scores.tsv", dir);
 	f = fopen(path, "w");
@@ -404,7 +662,9 @@ static int do_student(const char *dir)
 	if (fclose(f))
 		fail("cannot write %s: %s", path, strerror(errno));
 	write_feedback(&s, dir);
-	printf("%g %g\n", s.total, s.max);
+	if (print)
+		print_check(&s, dir);
+	printf("%g of %g points (%s%s%s)\n", s.total, s.max, status, flags[0] ? ", " : "", flags);
 	return 0;
 }
 
@@ -542,7 +802,7 @@ static void write_gradebook(const char *out)
 	for (lab = 0; lab < MAX_LABS; lab++)
 		if (lab_used[lab])
 			fprintf(f, ",lab%d", lab);
-	fprintf(f, ",total,max,status\n");
+	fprintf(f, ",total,max,status,flags\n");
 	for (i = 0; i < nr_students; i++) {
 		struct student *s = students[i];
 
@@ -552,14 +812,16 @@ static void write_gradebook(const char *out)
 				fprintf(f, ",%g", s->lab_points[lab]);
 		fprintf(f, ",%g,%g,", s->total, s->max);
 		csv_field(f, meta(s, "status"));
+		fputc(',', f);
+		csv_field(f, meta(s, "flags"));
 		fputc('\n', f);
 	}
 	commit_tmp(f, tmp, out, "gradebook.csv");
 }
 
 static const char *const meta_in_json[] = {
-	"folder", "status", "reason", "format", "submission", "commit", "kernel", "base",
-	"kit", "config", "accel", "seconds", "time", NULL,
+	"folder", "status", "reason", "flags", "format", "submission", "commit", "kernel", "base",
+	"kit", "config", "accel", "seed", "seconds", "time", NULL,
 };
 
 static void write_json(const char *out)
@@ -569,7 +831,7 @@ static void write_json(const char *out)
 	int i, j, k, lab;
 
 	fprintf(f, "{\n  \"rubric\": ");
-	json_string(f, rubric_path);
+	json_string(f, rubric_path ? rubric_path : "grading/tests.list");
 	fprintf(f, ",\n  \"students\": [");
 	for (i = 0; i < nr_students; i++) {
 		struct student *s = students[i];
@@ -586,6 +848,14 @@ static void write_json(const char *out)
 		fprintf(f, ",\n      \"ignored\": [");
 		for (j = 0; j < s->nr_meta; j++)
 			if (!strcmp(s->meta_keys[j], "ignored")) {
+				fprintf(f, "%s", first ? "" : ", ");
+				json_string(f, s->meta_vals[j]);
+				first = false;
+			}
+		fprintf(f, "],\n      \"flagged_lines\": [");
+		first = true;
+		for (j = 0; j < s->nr_meta; j++)
+			if (!strcmp(s->meta_keys[j], "flag")) {
 				fprintf(f, "%s", first ? "" : ", ");
 				json_string(f, s->meta_vals[j]);
 				first = false;
@@ -747,8 +1017,8 @@ static void write_summary(const char *out, const char **warnings, int nr_warning
 	FILE *f = open_tmp(out, "summary.md", tmp, sizeof(tmp));
 
 	fprintf(f, "# The class at a glance\n\n");
-	fprintf(f, "%d student%s graded with the rubric %s.\n\n", nr_students,
-		nr_students == 1 ? "" : "s", rubric_path);
+	fprintf(f, "%d student%s graded with %s.\n\n", nr_students,
+		nr_students == 1 ? "" : "s", rubric_path ? rubric_path : "the kit's default points");
 	if (!nr_students) {
 		commit_tmp(f, tmp, out, "summary.md");
 		free(pct);
@@ -796,6 +1066,20 @@ static void write_summary(const char *out, const char **warnings, int nr_warning
 	qsort(statuses, nr_statuses, sizeof(statuses[0]), cmp_count);
 	for (i = 0; i < nr_statuses; i++)
 		fprintf(f, "| %s | %d |\n", statuses[i].key, statuses[i].n);
+	for (i = 0, b = 0; i < nr_students; i++) {
+		struct student *s = students[i];
+
+		if (!meta(s, "flags")[0])
+			continue;
+		if (!b++)
+			fprintf(f, "\n## For a person to read\n\n"
+				"Graded all the same; `tampered`: a report that was not the run's own "
+				"(its tests score 0); `flagged`: code no bpf_loop solution needs.\n\n");
+		fprintf(f, "- %s (%s)\n", s->name, meta(s, "flags"));
+		for (j = 0; j < s->nr_meta; j++)
+			if (!strcmp(s->meta_keys[j], "flag"))
+				fprintf(f, "  - `%s`\n", s->meta_vals[j]);
+	}
 	fprintf(f, "\n## Per lab (mean points)\n\n| Lab | Mean | Of |\n|---|---|---|\n");
 	for (lab = 0; lab < MAX_LABS; lab++) {
 		double sum = 0, max = 0;
@@ -834,61 +1118,313 @@ static void write_summary(const char *out, const char **warnings, int nr_warning
 	free(pct);
 }
 
-static int do_class(const char *out, const char *known_path)
+/* ---- the class report for a browser: index.md and scores.svg ---- */
+
+/*
+ * Text into markdown that pandoc reads as text, whatever it holds (a
+ * reason may carry a kernel's console line): every ASCII punctuation
+ * character escaped, control characters and invalid UTF-8 as spaces and
+ * '?', so that nothing in it becomes markup or breaks the page.
+ */
+static void md_text(FILE *f, const char *s)
 {
-	static char known[MAX_RUBRIC * 2][96];
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		int len = 0, k;
+
+		if (*p < 0x80) {
+			if (*p < 0x20 || *p == 0x7f)
+				fputc(' ', f);
+			else if (strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", *p))
+				fprintf(f, "\\%c", *p);
+			else
+				fputc(*p, f);
+			p++;
+			continue;
+		}
+		if ((*p & 0xe0) == 0xc0 && *p >= 0xc2)
+			len = 2;
+		else if ((*p & 0xf0) == 0xe0)
+			len = 3;
+		else if ((*p & 0xf8) == 0xf0 && *p <= 0xf4)
+			len = 4;
+		for (k = 1; k < len; k++)
+			if ((p[k] & 0xc0) != 0x80)
+				break;
+		if (!len || k < len) {
+			fputc('?', f);
+			p++;
+			continue;
+		}
+		fwrite(p, 1, len, f);
+		p += len;
+	}
+}
+
+/* A student's name in a link: anything but [A-Za-z0-9._~-] %-encoded. */
+static void url_part(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    strchr("._~-", c))
+			fputc(c, f);
+		else
+			fprintf(f, "%%%02X", c);
+	}
+}
+
+/* Students per tenth of the maximum (the last bucket: full marks). */
+static void write_score_plot(const char *out, const int *buckets)
+{
+	enum { W = 640, H = 280, ML = 56, MR = 16, MT = 20, MB = 56 };
+	char tmp[4200];
+	FILE *f = open_tmp(out, "scores.svg", tmp, sizeof(tmp));
+	double bw = (double)(W - ML - MR) / 11, scale;
+	int b, top = 1, step, y;
+
+	for (b = 0; b < 11; b++)
+		if (buckets[b] > top)
+			top = buckets[b];
+	step = top <= 10 ? 1 : (top + 9) / 10;
+	top = (top + step - 1) / step * step;
+	scale = (double)(H - MT - MB) / top;
+	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\" role=\"img\">\n",
+		W, H, W, H);
+	fprintf(f, "<title>Students per score, in tenths of the maximum (%d students)</title>\n",
+		nr_students);
+	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H);
+	for (y = 0; y <= top; y += step) {
+		double py = H - MB - y * scale;
+
+		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", ML, py,
+			W - MR, py);
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%d</text>\n", ML - 6, py + 4, y);
+	}
+	for (b = 0; b < 11; b++) {
+		double x = ML + b * bw, h = buckets[b] * scale;
+
+		fprintf(f, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+			"fill=\"#0b57a4\"><title>%s%d%%: %d</title></rect>\n", x + 3, H - MB - h, bw - 6, h,
+			b == 10 ? "" : "from ", b * 10, buckets[b]);
+		if (buckets[b])
+			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%d</text>\n",
+				x + bw / 2, H - MB - h - 4, buckets[b]);
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>\n", x + bw / 2,
+			H - MB + 16, b * 10);
+	}
+	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", ML, H - MB,
+		W - MR, H - MB);
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">score, %% of the maximum "
+		"(each bar: from that tenth; 100: full marks)</text>\n", (ML + W - MR) / 2, H - 14);
+	fprintf(f, "<text x=\"16\" y=\"%d\" text-anchor=\"middle\" transform=\"rotate(-90 16 %d)\">"
+		"students</text>\n", (MT + H - MB) / 2, (MT + H - MB) / 2);
+	fprintf(f, "</svg>\n");
+	commit_tmp(f, tmp, out, "scores.svg");
+}
+
+/*
+ * OUT/index.md (grading/render-report makes it OUT/index.html with pandoc)
+ * and OUT/scores.svg: the class for a browser. The score distribution as
+ * a plot, the statuses, the mean per lab, the tests most failed with their
+ * commonest reasons, and a row per student (status and integrity flags
+ * shown) linking to students/NAME/feedback.html. It names no path of the
+ * grader's machine: the rubric by its file name, reasons scrubbed.
+ */
+static void write_index(const char *out, const char **warnings, int nr_warnings)
+{
+	static struct count failed[MAX_RUBRIC * 2], reasons[64], statuses[32];
+	int nr_failed = 0, nr_statuses = 0, flagged = 0, buckets[11] = { 0 }, i, j, k, lab, b;
+	char tmp[4200], cls[400], reason[400];
+	const char *rubric_name = rubric_path ? strrchr(rubric_path, '/') : NULL;
+	FILE *f = open_tmp(out, "index.md", tmp, sizeof(tmp));
+	double mean = 0;
+
+	rubric_name = rubric_name ? rubric_name + 1 : rubric_path;
+	fprintf(f, "---\ntitle: The class at a glance\nlang: en\n---\n\n");
+	fprintf(f, "%d student%s, graded with ", nr_students, nr_students == 1 ? "" : "s");
+	if (rubric_name) {
+		fprintf(f, "the rubric ");
+		md_text(f, rubric_name);
+	} else {
+		fprintf(f, "the kit's own points");
+	}
+	fprintf(f, ". Per student: the feedback page linked from the table below. "
+		"Everything: [results.json](results.json), [gradebook.csv](gradebook.csv), "
+		"[junit.xml](junit.xml), [summary.md](summary.md).\n\n");
+	for (i = 0; i < nr_students; i++) {
+		struct student *s = students[i];
+		double pct = s->max > 0 ? 100.0 * s->total / s->max : 0;
+
+		mean += pct;
+		b = (int)(pct / 10);
+		buckets[b > 10 ? 10 : b]++;
+		count_add(statuses, &nr_statuses, 32, meta(s, "status"));
+		flagged += meta(s, "flags")[0] != '\0';
+		for (j = 0; j < s->nr_scores; j++) {
+			struct score *c = &s->scores[j];
+
+			if (c->lab < 0 || !strcmp(c->verdict, "pass") || c->max == 0 ||
+			    !strcmp(c->verdict, "not-run"))
+				continue;
+			count_add(failed, &nr_failed, MAX_RUBRIC * 2, c->id);
+		}
+	}
+	write_score_plot(out, buckets);
+	fprintf(f, "## Scores\n\n");
+	if (nr_students)
+		fprintf(f, "Mean %.1f%% of the maximum.\n\n", mean / nr_students);
+	fprintf(f, "![Students per score, in tenths of the maximum](scores.svg)\n\n");
+	fprintf(f, "| Status | Students |\n|---|---|\n");
+	qsort(statuses, nr_statuses, sizeof(statuses[0]), cmp_count);
+	for (i = 0; i < nr_statuses; i++) {
+		fprintf(f, "| ");
+		md_text(f, statuses[i].key);
+		fprintf(f, " | %d |\n", statuses[i].n);
+	}
+	if (flagged)
+		fprintf(f, "| [with a flag, for a person to read](#flags) | %d |\n", flagged);
+	fprintf(f, "\n## Per lab\n\n| Lab | Mean points | Of | Mean |\n|---|---|---|---|\n");
+	for (lab = 0; lab < MAX_LABS; lab++) {
+		double sum = 0, max = 0;
+
+		if (!lab_used[lab])
+			continue;
+		for (i = 0; i < nr_students; i++) {
+			sum += students[i]->lab_points[lab];
+			if (students[i]->lab_max[lab] > max)
+				max = students[i]->lab_max[lab];
+		}
+		fprintf(f, "| %d | %.1f | %g | %.0f%% |\n", lab, nr_students ? sum / nr_students : 0, max,
+			nr_students && max > 0 ? 100 * sum / nr_students / max : 0);
+	}
+	qsort(failed, nr_failed, sizeof(failed[0]), cmp_count);
+	fprintf(f, "\n## The tests most failed, and why\n\n");
+	if (!nr_failed)
+		fprintf(f, "Every student passed every scored test.\n");
+	else
+		fprintf(f, "| Test | Students | The commonest reasons (numbers as N) |\n|---|---|---|\n");
+	for (i = 0; i < nr_failed && i < 15; i++) {
+		int nr_reasons = 0;
+
+		for (j = 0; j < nr_students; j++) {
+			struct score *c = score_find(students[j], failed[i].key);
+
+			if (!c || c->lab < 0 || !strcmp(c->verdict, "pass") || c->max == 0 ||
+			    !strcmp(c->verdict, "not-run"))
+				continue;
+			copy(reason, sizeof(reason), c->reason);
+			scrub(reason, sizeof(reason), out);
+			snprintf(cls, sizeof(cls), "%s: ", c->verdict);
+			reason_class(reason[0] ? reason : "no reason was reported", cls + strlen(cls),
+				     sizeof(cls) - strlen(cls));
+			count_add(reasons, &nr_reasons, 64, cls);
+		}
+		qsort(reasons, nr_reasons, sizeof(reasons[0]), cmp_count);
+		fprintf(f, "| ");
+		md_text(f, failed[i].key);
+		fprintf(f, " | %d of %d | ", failed[i].n, nr_students);
+		for (k = 0; k < nr_reasons && k < 3; k++) {
+			fprintf(f, "%s%d× ", k ? "; " : "", reasons[k].n);
+			md_text(f, reasons[k].key);
+		}
+		fprintf(f, " |\n");
+	}
+	fprintf(f, "\n## Students\n\n| Student | Score | %% |");
+	for (lab = 0; lab < MAX_LABS; lab++)
+		if (lab_used[lab])
+			fprintf(f, " Lab %d |", lab);
+	fprintf(f, " Status | Flags |\n|---|---|---|");
+	for (lab = 0; lab < MAX_LABS; lab++)
+		if (lab_used[lab])
+			fprintf(f, "---|");
+	fprintf(f, "---|---|\n");
+	for (i = 0; i < nr_students; i++) {
+		struct student *s = students[i];
+
+		fprintf(f, "| [");
+		md_text(f, s->name);
+		fprintf(f, "](students/");
+		url_part(f, s->name);
+		fprintf(f, "/feedback.html) | %g of %g | %.0f%% |", s->total, s->max,
+			s->max > 0 ? 100 * s->total / s->max : 0);
+		for (lab = 0; lab < MAX_LABS; lab++)
+			if (lab_used[lab])
+				fprintf(f, " %g |", s->lab_points[lab]);
+		fprintf(f, " ");
+		if (strcmp(meta(s, "status"), "graded")) {
+			fprintf(f, "[");
+			md_text(f, meta(s, "status"));
+			fprintf(f, "]{.status-bad}");
+		} else {
+			md_text(f, meta(s, "status"));
+		}
+		fprintf(f, " | ");
+		if (meta(s, "flags")[0]) {
+			fprintf(f, "[");
+			md_text(f, meta(s, "flags"));
+			fprintf(f, "]{.flag}");
+		}
+		fprintf(f, " |\n");
+	}
+	if (flagged) {
+		fprintf(f, "\n## For a person to read {#flags}\n\nGraded all the same. *tampered*: a "
+			"report that was not the run's own (its tests score 0); *flagged*: code no "
+			"bpf_loop solution needs, these lines:\n\n");
+		for (i = 0; i < nr_students; i++) {
+			struct student *s = students[i];
+
+			if (!meta(s, "flags")[0])
+				continue;
+			fprintf(f, "- [");
+			md_text(f, s->name);
+			fprintf(f, "](students/");
+			url_part(f, s->name);
+			fprintf(f, "/feedback.html) ([");
+			md_text(f, meta(s, "flags"));
+			fprintf(f, "]{.flag})\n");
+			for (j = 0; j < s->nr_meta; j++)
+				if (!strcmp(s->meta_keys[j], "flag")) {
+					fprintf(f, "    - ");
+					md_text(f, s->meta_vals[j]);
+					fprintf(f, "\n");
+				}
+		}
+	}
+	if (nr_warnings) {
+		fprintf(f, "\n## Rubric warnings\n\n");
+		for (i = 0; i < nr_warnings; i++) {
+			fprintf(f, "- ");
+			md_text(f, warnings[i]);
+			fprintf(f, "\n");
+		}
+	}
+	commit_tmp(f, tmp, out, "index.md");
+}
+
+static int do_class(const char *out)
+{
 	static char warnbuf[MAX_RUBRIC * 2][256];
 	static const char *warnings[MAX_RUBRIC * 2];
-	int nr_known = 0, nr_warnings = 0, i, j, k;
-	char line[256];
+	int nr_warnings = 0, i, j, k;
 
 	read_class(out);
-	if (known_path) {
-		FILE *f = fopen(known_path, "r");
-
-		if (!f)
-			fail("cannot read %s: %s", known_path, strerror(errno));
-		while (fgets(line, sizeof(line), f) && nr_known < MAX_RUBRIC * 2) {
-			char *p = chomp(line);
-
-			if (*p)
-				copy(known[nr_known++], sizeof(known[0]), p);
-		}
-		fclose(f);
-	}
 	for (i = 0; i < nr_rubric; i++)
 		lab_used[rubric[i].lab] = true;
-	/* Tests that ran or exist but are not in the rubric. */
 	for (i = 0; i < nr_students; i++)
 		for (j = 0; j < students[i]->nr_scores; j++) {
 			struct score *c = &students[i]->scores[j];
 			struct rubric_line *r = rubric_find(c->id);
+			bool dup = false;
 
 			/* Seen: some run reported a result for it. */
 			if (r && strcmp(c->verdict, "missing") && strcmp(c->verdict, "not-run"))
 				r->seen = true;
-		}
-	for (k = 0; k < nr_known; k++) {
-		struct rubric_line *r = rubric_find(known[k]);
-
-		if (r) {
-			r->seen = true;
-			continue;
-		}
-		snprintf(warnbuf[nr_warnings], sizeof(warnbuf[0]),
-			 "test %.96s has no rubric line: it scores nothing", known[k]);
-		warnings[nr_warnings] = warnbuf[nr_warnings];
-		nr_warnings++;
-	}
-	for (i = 0; i < nr_students; i++)
-		for (j = 0; j < students[i]->nr_scores; j++) {
-			struct score *c = &students[i]->scores[j];
-			bool dup = false;
-
 			if (c->lab >= 0 || nr_warnings >= MAX_RUBRIC * 2)
 				continue;
-			for (k = 0; k < nr_known; k++)
-				dup |= !strcmp(known[k], c->id);
 			for (k = 0; k < nr_warnings; k++)
 				dup |= strstr(warnings[k], c->id) != NULL;
 			if (dup)
@@ -898,52 +1434,73 @@ static int do_class(const char *out, const char *known_path)
 			warnings[nr_warnings] = warnbuf[nr_warnings];
 			nr_warnings++;
 		}
-	if (nr_known)
-		for (i = 0; i < nr_rubric && nr_warnings < MAX_RUBRIC * 2; i++) {
-			if (rubric[i].seen)
-				continue;
-			snprintf(warnbuf[nr_warnings], sizeof(warnbuf[0]),
-				 "rubric line %.96s names no test the kit or EXTRA_TESTS has", rubric[i].id);
-			warnings[nr_warnings] = warnbuf[nr_warnings];
-			nr_warnings++;
-		}
+	/* A private test's line that no run ever answered. */
+	for (i = 0; i < nr_rubric && nr_warnings < MAX_RUBRIC * 2; i++) {
+		if (rubric[i].in_table || rubric[i].seen || !nr_students)
+			continue;
+		snprintf(warnbuf[nr_warnings], sizeof(warnbuf[0]),
+			 "rubric line %.96s names no test the kit or EXTRA_TESTS has", rubric[i].id);
+		warnings[nr_warnings] = warnbuf[nr_warnings];
+		nr_warnings++;
+	}
 	for (i = 0; i < nr_warnings; i++)
 		fprintf(stderr, "warning: %s\n", warnings[i]);
 	write_gradebook(out);
 	write_json(out);
 	write_junit(out);
 	write_summary(out, warnings, nr_warnings);
+	write_index(out, warnings, nr_warnings);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	const char *rubric_file = NULL, *dir = NULL, *out = NULL, *known = NULL;
-	int i;
+	const char *rubric_file = NULL, *tests = NULL, *dir = NULL, *out = NULL, *only = NULL;
+	static char default_tests[4096];
+	bool print = false;
+	int i, lab = -1;
 
 	if (argc < 2)
 		goto usage;
-	for (i = 2; i + 1 < argc; i += 2) {
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--print")) {
+			print = true;
+			continue;
+		}
+		if (i + 1 >= argc)
+			goto usage;
 		if (!strcmp(argv[i], "--rubric"))
-			rubric_file = argv[i + 1];
+			rubric_file = argv[++i];
+		else if (!strcmp(argv[i], "--tests"))
+			tests = argv[++i];
 		else if (!strcmp(argv[i], "--dir"))
-			dir = argv[i + 1];
+			dir = argv[++i];
 		else if (!strcmp(argv[i], "--out"))
-			out = argv[i + 1];
-		else if (!strcmp(argv[i], "--known"))
-			known = argv[i + 1];
+			out = argv[++i];
+		else if (!strcmp(argv[i], "--lab"))
+			lab = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--only"))
+			only = argv[++i];
 		else
 			goto usage;
 	}
-	if (i != argc || !rubric_file)
-		goto usage;
-	read_rubric(rubric_file);
-	if (!strcmp(argv[1], "student") && dir)
-		return do_student(dir);
+	if (!tests) {
+		snprintf(default_tests, sizeof(default_tests), "%s/grading/tests.list",
+			 getenv("KIT") ? getenv("KIT") : ".");
+		tests = default_tests;
+	}
+	read_rubric(tests, true);
+	if (rubric_file)
+		read_rubric(rubric_file, false);
+	if (!strcmp(argv[1], "student") && dir) {
+		select_scored(lab, only);
+		return do_student(dir, print);
+	}
 	if (!strcmp(argv[1], "class") && out)
-		return do_class(out, known);
+		return do_class(out);
 usage:
-	fprintf(stderr, "usage: grade-report student --rubric FILE --dir DIR\n"
-		"       grade-report class --rubric FILE --out OUT [--known FILE]\n");
+	fprintf(stderr, "usage: grade-report student [--tests FILE] [--rubric FILE] --dir DIR [--lab N] "
+		"[--only IDS] [--print]\n"
+		"       grade-report class [--tests FILE] [--rubric FILE] --out OUT\n");
 	return 2;
 }

@@ -33,12 +33,24 @@
  *	or .h under tools/testing/selftests/bpf/. Paths with characters other
  *	than letters, digits and "._-/" are ignored.
  *
+ *   intake flags
+ *	Reads the accepted change as a unified diff (git diff base COMMIT) on
+ *	stdin and prints, for each added line that uses something no
+ *	bpf_loop solution needs, one line
+ *	    WHAT FILE:LINE: THE LINE
+ *	(WHAT: port-io, mmio, file-access, initcall, constructor, inline-asm,
+ *	boot-data, parameter, console, kernel-thread, fingerprint, process).
+ *	The grader marks such a student "flagged" for a person to read; it
+ *	grades the submission all the same. Kernel files and the student's
+ *	own user-space programs (selftests, benchmark) have lists of their own.
+ *
  * Exit status: 0 fine, 1 the input cannot be graded (scan) or a hidden
  * name (name), 2 usage or I/O error.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <regex.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,7 +65,8 @@
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: intake name NAME | intake scan DIR | intake paths <git-diff-raw-z\n");
+	fprintf(stderr, "usage: intake name NAME | intake scan DIR | intake paths <git-diff-raw-z |\n"
+			"       intake flags <git-diff\n");
 	return 2;
 }
 
@@ -327,6 +340,92 @@ static int do_paths(void)
 	return 0;
 }
 
+/* What a bpf_loop solution does not need, by where the line is. */
+struct pattern {
+	const char *what, *re;
+	regex_t compiled;
+};
+
+static struct pattern kernel_patterns[] = {
+	{ .what = "port-io", .re = "\\b(in|out)(b|w|l|sb|sw|sl)(_p)?[[:space:]]*\\(" },
+	{ .what = "mmio", .re = "\\b(ioremap|memremap|iounmap|(read|write)[bwlq](_relaxed)?|__raw_(read|write))[[:space:]]*\\(" },
+	{ .what = "file-access", .re = "\\b(filp_open|file_open_root|kernel_read|kernel_write|kernel_read_file[a-z_]*|vfs_(read|write|open)|kern_path|do_sys_open|init_syscalls|ksys_[a-z]+)\\b" },
+	{ .what = "initcall", .re = "\\b([a-z_]*initcall|module_init|module_exit|__init|__initdata|__exitcall)\\b" },
+	{ .what = "constructor", .re = "constructor|__attribute__[[:space:]]*\\(\\([[:space:]]*(section|used)" },
+	{ .what = "inline-asm", .re = "\\b(asm|__asm__|__asm)\\b" },
+	{ .what = "boot-data", .re = "initrd|initramfs|saved_command_line|boot_command_line|\"/run/|\\bunpack_to_rootfs" },
+	{ .what = "parameter", .re = "\\b(module_param[a-z_]*|core_param|__setup|early_param)[[:space:]]*\\(" },
+	{ .what = "console", .re = "\\b(tty_[a-z_]+|uart_[a-z_]+|serial8250_[a-z_]+|early_printk|register_console|console_[a-z_]+)\\b|\"[[:space:]]*(not )?ok [0-9]|@@" },
+	{ .what = "kernel-thread", .re = "\\b(kthread_(run|create)[a-z_]*|call_usermodehelper[a-z_]*|queue_work|schedule_work|timer_setup|hrtimer_)" },
+	{ .what = NULL },
+};
+
+static struct pattern user_patterns[] = {
+	{ .what = "fingerprint", .re = "cmdline|kallsyms|bpfloop_mutant|__ksym|bpf_probe_read_kernel|/sys/kernel/btf|\\buname[[:space:]]*\\(|/proc/|/sys/|ttyS" },
+	{ .what = "process", .re = "\\b(popen|exec[lv]p?e?|fork|vfork|clone|ptrace|kill|getenv|system)[[:space:]]*\\(|@@" },
+	{ .what = NULL },
+};
+
+static void compile(struct pattern *p)
+{
+	for (; p->what; p++)
+		if (regcomp(&p->compiled, p->re, REG_EXTENDED | REG_NOSUB)) {
+			fprintf(stderr, "intake flags: bad pattern for %s\n", p->what);
+			exit(2);
+		}
+}
+
+static int do_flags(void)
+{
+	char line[4096], file[4096] = "";
+	long new_line = 0;
+	struct pattern *set = NULL, *p;
+
+	compile(kernel_patterns);
+	compile(user_patterns);
+	while (fgets(line, sizeof(line), stdin)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!strncmp(line, "+++ ", 4)) {
+			const char *name = line + 4;
+
+			if (!strncmp(name, "b/", 2))
+				name += 2;
+			snprintf(file, sizeof(file), "%s", name);
+			set = !strncmp(file, "tools/testing/", 14) ? user_patterns : kernel_patterns;
+			continue;
+		}
+		if (!strncmp(line, "@@ ", 3)) {
+			const char *plus = strstr(line, " +");
+
+			new_line = plus ? strtol(plus + 2, NULL, 10) : 0;
+			continue;
+		}
+		if (!set || !strncmp(line, "--- ", 4) || !strncmp(line, "diff ", 5))
+			continue;
+		if (line[0] == '+') {
+			char *code = line + 1, *comment = strstr(code, "//");
+
+			/* Words in comments are not uses. */
+			if (comment)
+				*comment = '\0';
+			if (strncmp(code + strspn(code, " \t"), "*", 1) &&
+			    strncmp(code + strspn(code, " \t"), "/*", 2))
+				for (p = set; p->what; p++)
+					if (!regexec(&p->compiled, code, 0, NULL, 0)) {
+						if (comment)
+							*comment = '/';
+						printf("%s %s:%ld: %.200s\n", p->what, file, new_line,
+						       line + 1 + strspn(line + 1, " \t"));
+						break;
+					}
+			new_line++;
+		} else if (line[0] == ' ') {
+			new_line++;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "name"))
@@ -335,5 +434,7 @@ int main(int argc, char **argv)
 		return do_scan(argv[2]);
 	if (argc == 2 && !strcmp(argv[1], "paths"))
 		return do_paths();
+	if (argc == 2 && !strcmp(argv[1], "flags"))
+		return do_flags();
 	return usage();
 }

@@ -10,11 +10,41 @@ LOGS=$WORK/logs
 BIN=$WORK/bin
 export KIT WORK LINUX LOGS BIN
 
+# Every limit the kit sets, with its one meaning; each can be set in the
+# environment (make grade TEST_TIMEOUT=300). Seconds:
+: "${BUILD_TIMEOUT:=3600}"		# one kernel build
+: "${BOOT_TIMEOUT:=30}"			# QEMU's start until the guest's /init runs
+: "${RUN_TIMEOUT:=900}"			# one boot of a guest, start to power-off
+: "${TEST_TIMEOUT:=120}"		# one test: the result channel silent that long
+: "${SUBMISSION_TIMEOUT:=5400}"		# everything the grader does for one submission
+# Bytes:
+: "${SUBMISSION_UNPACKED_CAP:=33554432}"	# the files a submission changes, unpacked
+: "${CONSOLE_CAP:=4194304}"		# a guest's console (more is a flood)
+: "${CHANNEL_CAP:=8388608}"		# a guest's result channel (more is a flood)
+# What code from a student may use when the kit compiles it (lib/confine):
+: "${CONFINE_MEM:=8589934592}"		# bytes of memory (per process, and in all)
+: "${CONFINE_FILE:=2147483648}"		# bytes in one file it writes
+: "${CONFINE_FILES:=4096}"		# files open at once, per process
+: "${CONFINE_PROCS:=1024}"		# processes at once
+: "${CONFINE_DISK_FLOOR:=4294967296}"	# bytes the disk it writes keeps free
+export BUILD_TIMEOUT BOOT_TIMEOUT RUN_TIMEOUT TEST_TIMEOUT SUBMISSION_TIMEOUT SUBMISSION_UNPACKED_CAP \
+	CONSOLE_CAP CHANNEL_CAP CONFINE_MEM CONFINE_FILE CONFINE_FILES CONFINE_PROCS \
+	CONFINE_DISK_FLOOR
+
 # One line per stage: "==> what (log: path)".
 stage() { printf '==> %s\n' "$*" >&2; }
 note() { printf '    %s\n' "$*" >&2; }
 warn() { printf 'warning: %s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# stage_status FILE VERDICT REASON LOG: the one format in which a stage
+# tells the next what happened (KEY<TAB>VALUE lines; the C programs that
+# decide read it, never a stage's messages). VERDICT is a word of the
+# stage's own (its header says which); REASON one line; LOG a path.
+stage_status() {
+	printf 'verdict\t%s\nreason\t%s\nlog\t%s\n' "$2" "$(printf '%s' "$3" | tr '\t\n' '  ' | cut -c1-500)" \
+		"$4" >"$1.tmp" && mv "$1.tmp" "$1"
+}
 
 # Seconds since the epoch with a fraction, for the timings stages print.
 now() { date +%s.%N; }
@@ -35,9 +65,9 @@ need_tools() {
 		die "building the kit's host programs failed: run 'make host-tools' to see why"
 }
 
-# The commit of PATCH (git format-patch output) applied on REF of the work
-# tree, made in a scratch worktree; prints its id. The same inputs give the
-# same id, so a kernel built from it is kept and reused.
+# The commit of PATCH... (git format-patch output, applied in order) on REF
+# of the work tree, made in a scratch worktree; prints its id. The same
+# inputs give the same id, so a kernel built from it is kept and reused.
 kit_commit_with_patch() {
 	mkdir -p "$WORK/trees"
 	# One caller at a time: the grader's workers share this worktree.
@@ -47,13 +77,122 @@ kit_commit_with_patch() {
 	) 8>"$WORK/trees/patch-apply.lock"
 }
 kit_commit_with_patch_locked() {
-	local ref=$1 patch=$2 wt=$WORK/trees/patch-apply
+	local ref=$1 wt=$WORK/trees/patch-apply
+	shift
 	if [ ! -e "$wt/.git" ]; then
 		git -C "$LINUX" worktree prune
 		git -C "$LINUX" worktree add -q --detach "$wt" "$ref" >/dev/null 2>&1 || return 1
 	fi
 	git -C "$wt" am --abort >/dev/null 2>&1 || true
 	git -C "$wt" checkout -q --detach "$ref" >/dev/null 2>&1 || return 1
-	kit_git -C "$wt" am -q "$patch" >/dev/null 2>&1 || { git -C "$wt" am --abort >/dev/null 2>&1; return 1; }
+	kit_git -C "$wt" am -q "$@" >/dev/null 2>&1 || { git -C "$wt" am --abort >/dev/null 2>&1; return 1; }
 	git -C "$wt" rev-parse HEAD
+}
+
+# The commit of a work tree as it is: its tracked files with their
+# uncommitted edits, and its new files (not those .gitignore hides), on top
+# of HEAD. Made with a copy of the index, so the work tree and its index
+# are not touched; prints the id.
+kit_snapshot() {
+	local repo=$1 idx tree
+	idx=$(mktemp)
+	cp "$(git -C "$repo" rev-parse --path-format=absolute --git-path index)" "$idx" 2>/dev/null || true
+	GIT_INDEX_FILE=$idx git -C "$repo" add -A >/dev/null 2>&1
+	tree=$(GIT_INDEX_FILE=$idx git -C "$repo" write-tree)
+	rm -f "$idx"
+	kit_git -C "$repo" commit-tree "$tree" -p HEAD -m "the work tree as it is"
+}
+
+# kit_filtered_commit REPO COMMIT PATH...: base with only PATHs taken from
+# COMMIT (a path COMMIT lacks is removed), as one commit whose id depends
+# only on that content: identical submissions share one kernel.
+kit_filtered_commit() {
+	local repo=$1 commit=$2 idx tree p entry
+	shift 2
+	idx=$(mktemp)
+	GIT_INDEX_FILE=$idx git -C "$repo" read-tree base
+	for p in "$@"; do
+		entry=$(git -C "$repo" ls-tree "$commit" -- "$p")
+		if [ -n "$entry" ]; then
+			printf '%s\t%s\n' "${entry%%$'\t'*}" "$p"
+		else
+			printf '0 %040d\t%s\n' 0 "$p"
+		fi
+	done | sed -E 's/^([0-9]+) blob ([0-9a-f]+)\t/\1 \2\t/' | GIT_INDEX_FILE=$idx git -C "$repo" update-index --index-info
+	tree=$(GIT_INDEX_FILE=$idx git -C "$repo" write-tree)
+	rm -f "$idx"
+	kit_git -C "$repo" commit-tree "$tree" -p base -m "graded submission"
+}
+
+# The grader's secret: a random value made once per work folder (or
+# GRADE_SECRET, the same on every machine of a class split over several).
+kit_secret() {
+	if [ -n "${GRADE_SECRET:-}" ]; then
+		printf '%s' "$GRADE_SECRET"
+		return
+	fi
+	if [ ! -s "$WORK/secret" ]; then
+		mkdir -p "$WORK"
+		(umask 077 && od -An -tx1 -N16 /dev/urandom | tr -d ' \n' >"$WORK/secret.$$" &&
+			mv -n "$WORK/secret.$$" "$WORK/secret"; rm -f "$WORK/secret.$$")
+	fi
+	cat "$WORK/secret"
+}
+
+# The seed of a graded commit's tests: the same for the same commit and
+# secret (a grade does not change between runs), unknown to whoever lacks
+# the secret. A decimal number below 2^60.
+kit_seed() {
+	printf '%d\n' "0x$(printf '%s:%s' "$(kit_secret)" "$1" | sha256sum | cut -c1-15)"
+}
+
+# kit_take FROM DIR CAP PATH...: the files a host-side lab grades, copied
+# into DIR/PATH: FROM is a commit of the work tree or a folder (a kernel
+# tree). Only regular files of at most CAP bytes are taken; a missing one,
+# a link or a larger one is left out (the lab's build says which it
+# lacks). Nothing else of FROM is read. DIR is made even when nothing is taken.
+kit_take() {
+	local from=$1 dir=$2 cap=$3 p entry
+	shift 3
+	# DIR exists even when nothing is taken: the build then names what is missing.
+	mkdir -p "$dir"
+	for p in "$@"; do
+		if [ -d "$from" ]; then
+			if [ ! -f "$from/$p" ] || [ -L "$from/$p" ] || [ "$(stat -c %s "$from/$p")" -gt "$cap" ]; then
+				continue
+			fi
+			mkdir -p "$(dirname "$dir/$p")"
+			cp "$from/$p" "$dir/$p"
+		else
+			entry=$(git -C "$LINUX" ls-tree -l "$from" -- "$p" 2>/dev/null)
+			case $entry in 100644\ * | 100755\ *) ;; *) continue ;; esac
+			[ "$(awk '{ print $4 }' <<<"$entry")" -le "$cap" ] || continue
+			mkdir -p "$(dirname "$dir/$p")"
+			git -C "$LINUX" cat-file blob "$(awk '{ print $3 }' <<<"$entry")" >"$dir/$p"
+		fi
+	done
+}
+
+# The commit of the known-wrong family kernel FAMILY (lab2, lab6, ...):
+# its lab's solution branch (solution/0N for labN) with
+# grading/mutants/switch.patch and grading/mutants/FAMILY.patch applied.
+# Prints its id. Made once per content of the two patches and commit of
+# the branch, then remembered: a grading run asks for it per student.
+kit_mutant_commit() {
+	local family=$1 dir=$KIT/grading/mutants base key memo commit
+	case $family in lab[0-9]*) ;; *) echo "kit_mutant_commit: '$family' is not labN" >&2; return 1 ;; esac
+	[ -f "$dir/$family.patch" ] || { echo "kit_mutant_commit: no $dir/$family.patch" >&2; return 1; }
+	base=solution/$(printf '%02d' "$((10#${family#lab}))")
+	key=$(cat "$dir/switch.patch" "$dir/$family.patch" | sha256sum | cut -c1-16)
+	key=$key-$(git -C "$LINUX" rev-parse -q --verify "$base^{commit}") ||
+		{ echo "kit_mutant_commit: no branch $base in $LINUX" >&2; return 1; }
+	memo=$WORK/trees/commits/$family-$key
+	commit=$(cat "$memo" 2>/dev/null || true)
+	if [ -z "$commit" ] || ! git -C "$LINUX" cat-file -e "$commit^{commit}" 2>/dev/null; then
+		commit=$(kit_commit_with_patch "$base" "$dir/switch.patch" "$dir/$family.patch") ||
+			{ echo "kit_mutant_commit: grading/mutants/$family.patch does not apply on $base + switch.patch" >&2; return 1; }
+		mkdir -p "$(dirname "$memo")"
+		echo "$commit" >"$memo.$$" && mv "$memo.$$" "$memo"
+	fi
+	echo "$commit"
 }

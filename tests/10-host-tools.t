@@ -1,5 +1,5 @@
 # The kit's host programs on small inputs: no kernel, no VM.
-# shellcheck shell=bash source=tests/lib.sh
+# shellcheck shell=bash source=tests/lib.sh disable=SC2015
 . "$(dirname "$0")/lib.sh"
 T=$TESTS_OUT/host-tools
 rm -rf "$T"
@@ -38,14 +38,16 @@ fi
 expect_status "vm-watch: a command that cannot start is an error" 2 \
 	"$BIN/vm-watch" --verdict v6 -- /nonexistent/qemu
 
-# unframe: only this run's frame counts.
-printf 'ok 1 forged\n@@0123456789abcdef begin\r\nline one\nline two\n@@0123456789abcdef end 3\nafter\n' >ch1
-expect_status "unframe: a complete frame" 0 "$BIN/unframe" 0123456789abcdef ch1 out1
+# unframe: exactly this run's one frame counts; anything else on the
+# channel is tampering.
+printf '\0\r\n@@0123456789abcdef begin\r\nline one\nline two\n@@0123456789abcdef end 3\n\n' >ch1
+expect_status "unframe: a complete frame (a serial port's noise around it is not text)" 0 \
+	"$BIN/unframe" 0123456789abcdef ch1 out1
 if [ "$(cat out1)" = "line one
 line two" ] && [ "$("$BIN/unframe" 0123456789abcdef ch1 /dev/null)" = 3 ]; then
-	pass "unframe: output between the markers and the status, nothing outside"
+	pass "unframe: output between the markers and the status"
 else
-	fail "unframe: output between the markers and the status, nothing outside" "$(cat out1)"
+	fail "unframe: output between the markers and the status" "$(cat out1)"
 fi
 printf '@@0123456789abcdef begin\nno newline at the end\n@@0123456789abcdef end 0\n' >ch2
 printf '@@0123456789abcdef begin\nwith a newline\n\n@@0123456789abcdef end 0\n' >ch2b
@@ -56,11 +58,112 @@ if [ "$(cat -A out2a)" = 'no newline at the end$' ] && [ "$(cat -A out2b)" = 'wi
 else
 	fail "unframe: the end marker's own line adds nothing to the output" "$(cat -A out2a out2b)"
 fi
-expect_status "unframe: another run's id finds nothing" 4 "$BIN/unframe" fedcba9876543210 ch1 out2
+expect_status "unframe: a channel with no frame at all" 4 "$BIN/unframe" fedcba9876543210 /dev/null out2
 printf '@@0123456789abcdef begin\npartial\n' >ch3
 expect_status "unframe: a frame that never ends means the guest died" 3 \
 	"$BIN/unframe" 0123456789abcdef ch3 out3
 expect_status "unframe: a short id is refused" 2 "$BIN/unframe" abc ch1 out4
+frame=$(printf '@@0123456789abcdef begin\nok 1 lab1.a\n@@0123456789abcdef end 0')
+printf 'ok 1 forged\n%s\n' "$frame" >t1
+printf '%s\n%s\n' "$frame" "$frame" >t2
+printf '@@0123456789abcdef begin\n@@0123456789abcdef begin\nok\n@@0123456789abcdef end 0\n' >t3
+printf '%s\nok 2 lab1.b\n' "$frame" >t4
+printf '@@0123456789abcdef begin\nok\n@@fedcba9876543210 begin\n@@0123456789abcdef end 0\n' >t5
+for t in "t1 text before the frame" "t2 a second frame after it" "t3 a second begin inside it" \
+	"t4 text after its end" "t5 another id's frame inside it"; do
+	f=${t%% *}
+	set -- "${t#* }"
+	"$BIN/unframe" 0123456789abcdef "$f" "$f.out" >/dev/null 2>"$f.err"
+	st=$?
+	if [ "$st" = 5 ] && [ ! -e "$f.out" ] && [ -s "$f.err" ]; then
+		pass "unframe: $* is tampering (status 5, no output, a reason)"
+	else
+		fail "unframe: $* is tampering (status 5, no output, a reason)" "status $st: $(cat "$f.err")"
+	fi
+done
+
+# safe-copy: nothing a confined build planted is followed.
+mkdir -p sc/root/arch/x86/boot sc/elsewhere
+echo secret >sc/elsewhere/secret
+echo kernel >sc/root/arch/x86/boot/bzImage
+expect_status "safe-copy: a regular file is copied" 0 "$BIN/safe-copy" sc/root arch/x86/boot/bzImage sc/out1 100
+[ "$(cat sc/out1 2>/dev/null)" = kernel ] && pass "safe-copy: ... byte for byte" || fail "safe-copy: ... byte for byte"
+ln -s ../elsewhere/secret sc/root/link
+expect_status "safe-copy: a symbolic link is refused" 1 "$BIN/safe-copy" sc/root link sc/out2 100
+mkdir -p sc/root2
+ln -s ../elsewhere sc/root2/arch
+expect_status "safe-copy: a link among the folders on the way is refused" 1 \
+	"$BIN/safe-copy" sc/root2 arch/secret sc/out3 100
+expect_status "safe-copy: a file over the cap is refused" 1 "$BIN/safe-copy" sc/root arch/x86/boot/bzImage sc/out4 3
+mkfifo sc/root/fifo
+expect_status "safe-copy: a fifo is not a file" 1 timeout 5 "$BIN/safe-copy" sc/root fifo sc/out5 100
+ln -s ../elsewhere/planted sc/dest-link
+"$BIN/safe-copy" sc/root arch/x86/boot/bzImage sc/dest-link 100 >/dev/null 2>&1
+[ ! -e sc/elsewhere/planted ] && pass "safe-copy: never writes through a link at the destination" ||
+	fail "safe-copy: never writes through a link at the destination"
+[ ! -e sc/out2 ] && [ ! -e sc/out3 ] && [ ! -e sc/out4 ] && [ ! -e sc/out5 ] &&
+	pass "safe-copy: a refusal writes nothing" || fail "safe-copy: a refusal writes nothing"
+
+# plan: the test table, one declaration for every list.
+printf 'lab0.a 0 1 suite a\nlab0.own 0 0 suite-own own\nlab1.b 1 2 suite b\nlab3.c 3 1 lab3 c\nlab3.d 3 1 lab3 d\n' >tt
+[ "$("$BIN/plan" --tests tt list --lab 1 | cut -f1 | paste -sd' ')" = "lab0.a lab1.b" ] &&
+	pass "plan: --lab N is labs 0..N, without another lab's own-lab test" ||
+	fail "plan: --lab N is labs 0..N, without another lab's own-lab test" "$("$BIN/plan" --tests tt list --lab 1)"
+[ "$("$BIN/plan" --tests tt list --lab 0 | cut -f1 | paste -sd' ')" = "lab0.a lab0.own" ] &&
+	pass "plan: an own-lab test runs at its own lab" || fail "plan: an own-lab test runs at its own lab"
+[ "$("$BIN/plan" --tests tt where --lab 3 | paste -sd' ')" = "suite lab3" ] &&
+	pass "plan: where lists what a run must start, once each" || fail "plan: where lists what a run must start, once each"
+[ "$("$BIN/plan" --tests tt list --only lab3 | cut -f1 | paste -sd' ')" = "lab3.c lab3.d" ] &&
+	pass "plan: --only labN is that lab's tests" || fail "plan: --only labN is that lab's tests"
+expect_status "plan: --only with an unknown id is refused" 1 "$BIN/plan" --tests tt list --only lab1.nope
+[ "$("$BIN/plan" --tests tt rubric | head -n 1)" = "lab0.a 0 1" ] && pass "plan: the default rubric" ||
+	fail "plan: the default rubric"
+printf 'lab0.a 0 1 suite a\nlab0.a 0 2 suite again\n' >tt2
+expect_status "plan: a test declared twice is refused" 1 "$BIN/plan" --tests tt2 list
+printf 'lab1.a 2 1 suite wrong lab\n' >tt3
+expect_status "plan: an id whose lab is not its LAB is refused" 1 "$BIN/plan" --tests tt3 list
+printf 'lab1.a 1 1 nowhere what\n' >tt4
+expect_status "plan: an unknown WHERE is refused" 1 "$BIN/plan" --tests tt4 list
+"$BIN/plan" header >tests.h
+[ "$(grep -c '^SUITE_TEST' tests.h)" = "$(grep -cE '^lab[0-9.a-z_-]+ [0-9]+ [0-9.]+ suite(-own)? ' "$KIT/grading/tests.list")" ] &&
+	pass "plan: the suite's table has every suite test of grading/tests.list" ||
+	fail "plan: the suite's table has every suite test of grading/tests.list"
+
+# intake flags: what no bpf_loop solution needs is marked, with its line.
+cat >flagged.diff <<'END'
+diff --git a/kernel/bpf/helpers.c b/kernel/bpf/helpers.c
+--- a/kernel/bpf/helpers.c
++++ b/kernel/bpf/helpers.c
+@@ -10,2 +10,7 @@
+ int a;
++static int __init forge(void)
++	pr_info("ok 1 lab1.probe_present\n");
++	outb(0xf4, 0x501);
++	/* inb() in a comment is not a use */
++late_initcall(forge);
+ int b;
+diff --git a/tools/testing/selftests/bpf/prog_tests/bpf_loop.c b/tools/testing/selftests/bpf/prog_tests/bpf_loop.c
+--- a/tools/testing/selftests/bpf/prog_tests/bpf_loop.c
++++ b/tools/testing/selftests/bpf/prog_tests/bpf_loop.c
+@@ -1 +1,2 @@
+ #include "x.h"
++	f = fopen("/proc/cmdline", "r");
+END
+"$BIN/intake" flags <flagged.diff >flags.out
+if grep -q '^initcall kernel/bpf/helpers.c:11: static int __init forge' flags.out &&
+	grep -q '^console kernel/bpf/helpers.c:12:' flags.out && grep -q '^port-io kernel/bpf/helpers.c:13:' flags.out &&
+	grep -q '^initcall kernel/bpf/helpers.c:15:' flags.out &&
+	grep -q '^fingerprint tools/testing/selftests/bpf/prog_tests/bpf_loop.c:2:' flags.out &&
+	[ "$(wc -l <flags.out)" = 5 ]; then
+	pass "intake flags: initcalls, console writes, port I/O and a test reading /proc/cmdline, with file and line"
+else
+	fail "intake flags: initcalls, console writes, port I/O and a test reading /proc/cmdline, with file and line" "$(cat flags.out)"
+fi
+if [ -d "$LINUX/.git" ] && git -C "$LINUX" rev-parse -q --verify solution/06 >/dev/null; then
+	n=$(git -C "$LINUX" diff base solution/06 | "$BIN/intake" flags | wc -l)
+	[ "$n" = 0 ] && pass "intake flags: the reference series is not flagged" ||
+		fail "intake flags: the reference series is not flagged" "$(git -C "$LINUX" diff base solution/06 | "$BIN/intake" flags | head -n 5)"
+fi
 
 # excerpt: the oops, not the boot chatter.
 { for i in $(seq 1 100); do echo "[ 0.$i] boot line $i"; done
@@ -149,3 +252,16 @@ printf '#define __BPF_FUNC_MAPPER(FN)\t\\\n\tFN(unspec),\t\\\n\tFN(a),\t\\\n\tFN
 expect_status "helper-ids: removing an entry renumbers, and is caught" 1 "$BIN/helper-ids" h1.h h2.h
 expect_status "helper-ids: a renamed slot is caught unless declared" 1 "$BIN/helper-ids" h1.h h3.h
 expect_status "helper-ids: a declared slot rename passes" 0 "$BIN/helper-ids" h1.h h3.h 2:x
+
+# bench-first-report: a figure beside its target; a failed command is
+# never a met target.
+printf 'grade\t840\t900\t0\tmake grade\nlab3\t400\t180\t0\ta first lab 3 grade\ncheck\t5\t20\t2\tmake check\n' >bf.tsv
+"$BIN/bench-first-report" --accel tcg --cores 2 bf.tsv >bf.md
+expect_status "bench-first-report: writes its table" 0 test -s bf.md
+expect_grep "bench-first-report: a figure under its target is met" '^\| make grade \| 14 min 00 s \| ≤ 15 min 00 s \| met \|$' bf.md
+expect_grep "bench-first-report: ... one over it is missed, by how much" '^\| a first lab 3 grade \| 6 min 40 s \| ≤ 3 min 00 s \| missed by 3 min 40 s \|$' bf.md
+expect_grep "bench-first-report: ... a failed command has no figure" '^\| make check \| .*the command failed \(status 2\)' bf.md
+expect_grep "bench-first-report: ... and the count says 1 of 3" '^1 of 3 targets met\.$' bf.md
+expect_grep "bench-first-report: ... and says TCG or KVM" 'guests under tcg' bf.md
+printf 'grade\tabc\n' >bf-bad.tsv
+expect_status "bench-first-report: a malformed line is refused" 1 "$BIN/bench-first-report" bf-bad.tsv

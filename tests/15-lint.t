@@ -1,5 +1,5 @@
 # The kit's own code: scripts pass shellcheck, host C builds without
-# warnings, kernel patches pass checkpatch.
+# warnings, kernel patches (the solutions, the mutants) pass checkpatch.
 # shellcheck shell=bash source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 T=$TESTS_OUT/lint
@@ -13,9 +13,10 @@ done)
 # shellcheck disable=SC2086 # one word per file
 check "lint: shellcheck passes on every script ($(echo $scripts | wc -w))" shellcheck $scripts
 
-# The suite, the lab 3 harness and the fixtures need generated headers
-# (skeletons, vmlinux.h): the Makefile and the tests build them.
-for c in $(git ls-files '*.c' | grep -v '^grading/suite/\|^grading/lab3/\|^tests/fixtures/\|^grading/lab4/verif-load\.c\|\.bpf\.c$'); do
+# The suite, the lab 3 harness, lab 4's and lab 5's guest sides, the
+# fixtures and lab 3's example need generated headers (skeletons,
+# vmlinux.h): the Makefile and the tests build them.
+for c in $(git ls-files '*.c' | grep -v '^grading/suite/\|^grading/lab3/\|^tests/fixtures/\|^labs/\|^grading/lab4/verif-load\.c\|^grading/lab4/exercise\.c\|^grading/lab5/bench-account\.c\|\.bpf\.c$'); do
 	check "lint: $c builds with -Wall -Wextra -Werror" gcc -O2 -Wall -Wextra -Werror -fsyntax-only "$c"
 done
 
@@ -31,8 +32,15 @@ checkpatch_copy() {
 	case $1 in *bpf_loop-versions-of-pyperf600*) ignore+=,CAMELCASE ;; esac
 	(cd "$T" && perl "$LINUX/scripts/checkpatch.pl" --strict --no-tree -q --ignore "$ignore" "$1")
 }
-for p in solutions/*/*.patch; do
+for p in solutions/*/*.patch grading/mutants/*.patch; do
 	[ -f "$p" ] || continue
 	cp "$p" "$T/$(basename "$p")"
 	check "lint: checkpatch --strict: $p" checkpatch_copy "$(basename "$p")"
+done
+# Lab 3's example is kernel-style C, as the students' tests must be.
+checkpatch_file() { (cd "$T" && perl "$LINUX/scripts/checkpatch.pl" --strict --no-tree -q -f "$1"); }
+for c in labs/03-selftests/example/tools/testing/selftests/bpf/*/bpf_loop.c; do
+	copy=example-$(basename "$(dirname "$c")").c
+	cp "$c" "$T/$copy"
+	check "lint: checkpatch --strict -f: $c" checkpatch_file "$copy"
 done

@@ -53,6 +53,38 @@ done <"$T/paths"
 name="docs: every kit file the texts name exists ($(wc -l <"$T/paths") paths)"
 if [ ${#missing[@]} = 0 ] && [ -s "$T/paths" ]; then pass "$name"; else fail "$name" "${missing[@]}"; fi
 
+# (e) Each lab text's table of tests is grading/tests.list's rows of that
+# lab, no more and no fewer: a row `labN.x.NN-name` stands for every id
+# `labN.x.*` of the table, a row "`labN.a_x`, `_y`" for labN.a_x and
+# labN.a_y.
+for text in labs/[0-9][0-9]-*/README.md; do
+	n=$((10#$(basename "$(dirname "$text")" | cut -c1-2)))
+	"$BIN/plan" list --only "lab$n" | cut -f1 | sort >"$T/want-$n"
+	# The first cell of each row: `id`, or several, "`a_x`, `_y`" standing
+	# for a_x and a_y.
+	grep -E "^\| \`lab$n\." "$text" | cut -d'|' -f2 | tr ',' '\n' | tr -d '` ' |
+		awk -v lab="lab$n." 'index($0, lab) == 1 { stem = $0; sub(/_.*/, "", stem); print; next }
+			/^_/ { print stem $0 }' | sort -u >"$T/shown-$n"
+	missing=() extra=()
+	while read -r id; do
+		grep -qxF "$id" "$T/shown-$n" && continue
+		# A placeholder row: the id's prefix with NN-name.
+		grep -qxF "${id%.*}.NN-name" "$T/shown-$n" || missing+=("$id")
+	done <"$T/want-$n"
+	while read -r id; do
+		case $id in
+		*.NN-name) grep -q "^${id%.NN-name}\." "$T/want-$n" || extra+=("$id") ;;
+		*) grep -qxF "$id" "$T/want-$n" || extra+=("$id") ;;
+		esac
+	done <"$T/shown-$n"
+	name="docs: $text's table of tests is lab $n's rows of grading/tests.list ($(wc -l <"$T/want-$n"))"
+	if [ -s "$T/want-$n" ] && [ ${#missing[@]} = 0 ] && [ ${#extra[@]} = 0 ]; then
+		pass "$name"
+	else
+		fail "$name" "${missing[@]/#/not in the text: }" "${extra[@]/#/not in tests.list: }"
+	fi
+done
+
 # (c, d) The site: one page per text, every internal link and #anchor
 # resolves, nothing loaded from outside, and pandoc says nothing.
 H=$TESTS_OUT/handbook

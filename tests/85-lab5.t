@@ -1,7 +1,9 @@
 # Lab 5: the reference benchmark passes every lab 5 test on solution/03,
 # and so do upstream's own files; a benchmark whose program never calls
-# bpf_loop, one that counts calls instead of loops, one that prints
-# another summary, and a tree without a benchmark are caught. The C that reads the guest's output, draws the
+# bpf_loop, one that counts calls instead of loops, one that prints another
+# summary, one that forges its figures and a tree without a benchmark are
+# caught, and one that tries to reach the kit's accountant cannot. The C
+# that judges the accountant's figures, reads the sweep's output, draws the
 # plot and writes the report is checked on fixtures, without a guest.
 # shellcheck shell=bash source=tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -10,8 +12,70 @@ F=$KIT/tests/fixtures/lab5
 rm -rf "$T"
 mkdir -p "$T"
 need_tools
+make -s -C "$KIT" lab5-tools >/dev/null
 
-# --- bench-read, on fixture outputs ---
+# --- bench-judge, on the accountant's output of real runs ---
+J=$BIN/bench-judge
+good=$F/account-good.txt
+args=(--warmup 1 --duration 2 --small 5 --large 1978)
+"$J" "${args[@]}" "$good" >"$T/good.tsv" || true
+for id in lab5.runs lab5.report_format lab5.report_agrees lab5.latency_falls; do
+	expect_grep "lab5: bench-judge passes $id on the reference's figures" "^$id"$'\tpass\t' "$T/good.tsv"
+done
+expect_grep "lab5: ... and gives the kernel's figures as the reason" \
+	$'^lab5.latency_falls\tpass\t100.1 ns per loop at nr_loops=5, 12.4 at 1978' "$T/good.tsv"
+# judge_variant NAME ID REASON SED: the reference's figures changed by SED
+# fail check ID, for REASON.
+judge_variant() {
+	sed "$4" "$good" >"$T/variant.txt"
+	"$J" "${args[@]}" "$T/variant.txt" >"$T/variant.tsv" || true
+	expect_grep "lab5: bench-judge fails $2 when $1" "^$2"$'\tfail\t.*'"$3" "$T/variant.tsv"
+}
+judge_variant "the benchmark exits 1" lab5.runs 'exited with status 1' 's/^lab5-exit small 0/lab5-exit small 1/'
+judge_variant "no program calls bpf_loop" lab5.runs 'no bpf_loop call' \
+	's/^\(lab5-prog [0-9]* [0-9]* [0-9]* [0-9]*\) 2 /\1 0 /'
+judge_variant "the program that calls it never ran" lab5.runs 'never ran' \
+	's/^\(lab5-prog [0-9]* [0-9]*\) [0-9]* /\1 0 /'
+judge_variant "the kernel hides helper addresses" lab5.runs 'hides its addresses' \
+	's/^\(lab5-prog [0-9]* [0-9]* [0-9]* [0-9]*\) [0-9]* /\1 -1 /'
+judge_variant "bpf_loop stopped early" lab5.runs 'fewer than 5 times' \
+	'/^lab5-run small/,/^lab5-exit small/ s/^\(lab5-sample [0-9]* [0-9]* [0-9]* [0-9]*\) 0 /\1 7 /'
+judge_variant "the guest stopped in the second run" lab5.runs 'did not end' '/^lab5-exit large/d'
+# shellcheck disable=SC2016 # a sed program
+judge_variant "the guest never got to the second run" lab5.runs 'did not get to this run' '/^lab5-run large/,$d'
+judge_variant "the kit could not measure" lab5.runs 'the kit could not measure' \
+	's/^lab5-first 116007/lab5-error cannot attach/'
+judge_variant "only the benchmark's output holds the kit's lines" lab5.runs 'did not end' \
+	's/^lab5-exit large 0/lab5-out lab5-exit large 0/'
+judge_variant "the benchmark loaded more programs than the kit follows" lab5.runs 'more BPF programs than the kit' \
+	's/^lab5-kit untracked 0/lab5-kit untracked 3/'
+judge_variant "the kit's reading was held up" lab5.report_agrees 'took 300 ms' \
+	'/^lab5-run large/,/^lab5-exit large/ s/^\(lab5-sample [0-9]*\) [0-9]* /\1 300000 /'
+judge_variant "the summary claims 30 % more loops than the kernel counted" lab5.report_agrees \
+	'not the 93.861 M loops/s' 's/throughput   94.202/throughput  122.463/; s/( 94.202M ops/(122.463M ops/; s/latency   10.615/latency    8.166/'
+"$J" --warmup 1 --duration 2 --small 1978 --large 5 \
+	<(sed 's/ small / x /; s/ large / small /; s/ x / large /' "$good") >"$T/swapped.tsv" || true
+expect_grep "lab5: bench-judge fails lab5.latency_falls when ns per loop rise" $'^lab5.latency_falls\tfail\t.*is not below' "$T/swapped.tsv"
+"$J" --warmup 1 --duration 2 --small 4 --large 1978 "$good" >"$T/other-n.tsv" || true
+expect_grep "lab5: bench-judge fails lab5.runs when the kit counted another nr_loops than the host chose" \
+	$'^lab5.runs\tfail\t.*not 4' "$T/other-n.tsv"
+"$J" --warmup 1 --duration 30 --small 5 --large 1978 "$good" >"$T/short-run.tsv" || true
+expect_grep "lab5: bench-judge fails lab5.report_agrees when the run ended before its measured seconds" \
+	$'^lab5.report_agrees\tfail\t.*before its 1 \+ 30 s' "$T/short-run.tsv"
+"$J" --warmup 1 --duration 2 --small 3 --large 3296 "$F/account-forged.txt" >"$T/forged.tsv" || true
+expect_grep "lab5: a benchmark that forges its summary and the kit's lines still runs" $'^lab5.runs\tpass\t' "$T/forged.tsv"
+expect_grep "lab5: ... but fails lab5.report_agrees: the kernel counted a third of its loops" \
+	$'^lab5.report_agrees\tfail\t.*\+20[0-9] %' "$T/forged.tsv"
+expect_status "lab5: bench-judge --pick is a function of the seed" 0 \
+	test "$("$J" --pick abc)" = "$("$J" --pick abc)"
+picks=$(for s in 1 2 3 4 5 6 7 8 9 10 11 12; do "$J" --pick "$s"; done | sort -u)
+if [ "$(wc -l <<<"$picks")" -ge 6 ] && awk '$1 < 1 || $1 > 8 || $2 < 1000 || $2 > 4000 { bad = 1 } END { exit bad }' <<<"$picks"; then
+	pass "lab5: bench-judge --pick draws nr_loops from 1..8 and 1000..4000, differing by seed"
+else
+	fail "lab5: bench-judge --pick draws nr_loops from 1..8 and 1000..4000, differing by seed" "$picks"
+fi
+
+# --- bench-read, on the sweep's fixture outputs ---
 B=$BIN/bench-read
 good=$F/output-good.txt bad=$F/output-bad.txt
 got=$("$B" --summary --run "nr_loops=1000 producers=2" "$good")
@@ -20,16 +84,9 @@ if [ "$got" = $'30.750\t0.778\t15.375\t65.041' ]; then
 else
 	fail "lab5: bench-read parses upstream's summary line into its four numbers" "got '$got'"
 fi
-expect_status "lab5: bench-read accepts the facts of a run that counts loops" 0 \
-	"$B" --facts --run "nr_loops=1000 producers=2" "$good"
 for r in hits-drops inconsistent no-summary; do
 	expect_status "lab5: bench-read --summary refuses a run with '$r'" 1 "$B" --summary --run "$r" "$bad"
 done
-for r in not-run per-call hidden crashed; do
-	expect_status "lab5: bench-read --facts refuses a run that is '$r'" 1 "$B" --facts --run "$r" "$bad"
-done
-"$B" --facts --run per-call "$bad" >"$T/per-call.why" || true
-expect_grep "lab5: ... and says why hits counted per call are wrong" 'not a whole multiple of nr_loops = 1000' "$T/per-call.why"
 "$B" --csv k "$good" >"$T/good.csv"
 if [ "$(sed -n 1p "$T/good.csv")" = "kernel,nr_loops,producers,throughput_mops,stddev_mops,latency_ns,status" ] &&
 	[ "$(sed -n 3p "$T/good.csv")" = "k,1000,2,30.750,0.778,65.041,0" ] && [ "$(sed -n 4p "$T/good.csv")" = "k,10,1,,,,1" ]; then
@@ -37,8 +94,6 @@ if [ "$(sed -n 1p "$T/good.csv")" = "kernel,nr_loops,producers,throughput_mops,s
 else
 	fail "lab5: bench-read --csv gives one row per run, a failed run without numbers" "$(cat "$T/good.csv")"
 fi
-expect_status "lab5: bench-read --compare 1.5 2 is true" 0 "$B" --compare 1.5 2
-expect_status "lab5: bench-read --compare 2 1.5 is false" 1 "$B" --compare 2 1.5
 
 # --- bench-plot, on fixture CSVs ---
 P=$BIN/bench-plot
@@ -80,7 +135,7 @@ else
 	fail "lab5: the reference series applies on solution/03" "$patch"
 fi
 "$KIT/grading/lab5/run-lab5" --quiet --ref solution/05 --out "$T/reference" >/dev/null 2>"$T/reference.err"
-for id in lab5.builds lab5.runs lab5.report_format lab5.latency_falls; do
+for id in lab5.builds lab5.runs lab5.report_format lab5.report_agrees lab5.latency_falls; do
 	expect_verdict "lab5: the reference passes $id" "$(tsv reference)" $id pass
 done
 mkdir -p "$T/upstream/tree"
@@ -89,20 +144,44 @@ for f in progs/bpf_loop_bench.c benchs/bench_bpf_loop.c; do
 	git -C "$LINUX" show "upstream:tools/testing/selftests/bpf/$f" >"$T/upstream/tree/tools/testing/selftests/bpf/$f"
 done
 "$KIT/grading/lab5/run-lab5" --quiet --tree "$T/upstream/tree" --out "$T/upstream/run" >/dev/null 2>&1
-for id in lab5.builds lab5.runs lab5.report_format lab5.latency_falls; do
+for id in lab5.builds lab5.runs lab5.report_format lab5.report_agrees lab5.latency_falls; do
 	expect_verdict "lab5: upstream's own benchmark, unchanged, passes $id" "$T/upstream/run/results.tsv" $id pass
 done
-"$KIT/grading/lab5/run-lab5" --quiet --tree "$KIT/tests/fixtures/lab5-no-loop" --out "$T/no-loop" >/dev/null 2>&1
+fixture() { "$KIT/grading/lab5/run-lab5" --quiet --tree "$KIT/tests/fixtures/lab5-$1" --out "$T/$1" >/dev/null 2>&1; }
+fixture no-loop
 expect_verdict "lab5: a program that never calls bpf_loop builds" "$(tsv no-loop)" lab5.builds pass
 expect_verdict "lab5: ... and fails lab5.runs" "$(tsv no-loop)" lab5.runs fail
 expect_grep "lab5: ... which says the program makes no bpf_loop call" $'^lab5.runs\tfail\t.*no bpf_loop call' "$(tsv no-loop)"
-"$KIT/grading/lab5/run-lab5" --quiet --tree "$KIT/tests/fixtures/lab5-wrong-unit" --out "$T/wrong-unit" >/dev/null 2>&1
-expect_verdict "lab5: hits counted per bpf_loop call fail lab5.runs" "$(tsv wrong-unit)" lab5.runs fail
-expect_verdict "lab5: ... and lab5.latency_falls" "$(tsv wrong-unit)" lab5.latency_falls fail
-"$KIT/grading/lab5/run-lab5" --quiet --tree "$KIT/tests/fixtures/lab5-wrong-report" --out "$T/wrong-report" >/dev/null 2>&1
+expect_verdict "lab5: ... and lab5.report_agrees: the kernel counted no loops" "$(tsv no-loop)" lab5.report_agrees fail
+fixture wrong-unit
+expect_verdict "lab5: hits counted per bpf_loop call still run bpf_loop" "$(tsv wrong-unit)" lab5.runs pass
+expect_verdict "lab5: ... but fail lab5.report_agrees" "$(tsv wrong-unit)" lab5.report_agrees fail
+expect_grep "lab5: ... which names the kernel's count of loops" $'^lab5.report_agrees\tfail\t.*the kernel counted' "$(tsv wrong-unit)"
+fixture wrong-report
 expect_verdict "lab5: a benchmark reporting with hits_drops_report_final still runs" "$(tsv wrong-report)" lab5.runs pass
 expect_verdict "lab5: ... but fails lab5.report_format" "$(tsv wrong-report)" lab5.report_format fail
 expect_grep "lab5: ... which says the summary is not upstream's ops format" $'^lab5.report_format\tfail\t.*not in upstream.s format' "$(tsv wrong-report)"
+fixture forged
+expect_verdict "lab5: a benchmark that forges its figures and the kit's lines still runs" "$(tsv forged)" lab5.runs pass
+expect_verdict "lab5: ... and its summary agrees with itself" "$(tsv forged)" lab5.report_format pass
+expect_verdict "lab5: ... but fails lab5.report_agrees" "$(tsv forged)" lab5.report_agrees fail
+if [ "$(grep -c '^lab5-run ' "$T/forged/run/output")" = 2 ] && [ "$(grep -c '^lab5-exit ' "$T/forged/run/output")" = 2 ] &&
+	[ "$(grep -c '^lab5-out lab5-sample ' "$T/forged/run/output")" = 12 ]; then
+	pass "lab5: ... its copies of the kit's lines reach the host escaped, as its output"
+else
+	fail "lab5: ... its copies of the kit's lines reach the host escaped, as its output" "$T/forged/run/output"
+fi
+fixture reach
+for id in lab5.runs lab5.report_format lab5.report_agrees lab5.latency_falls; do
+	expect_verdict "lab5: a benchmark that tries to reach the kit's accountant is still measured: $id" "$(tsv reach)" $id pass
+done
+refused=$(grep -c '^lab5-out reach: .*: refused (' "$T/reach/run/output" || true)
+done_=$(grep -c '^lab5-out reach: .*: DONE' "$T/reach/run/output" || true)
+if [ "$refused" = 20 ] && [ "$done_" = 0 ]; then
+	pass "lab5: ... and every try, in both runs, is refused (signal, ptrace, memory, BPF ids, statistics, run id, result channel, bpffs, root)"
+else
+	fail "lab5: ... and every try, in both runs, is refused" "$refused refused, $done_ done: $T/reach/run/output"
+fi
 "$KIT/grading/lab5/run-lab5" --quiet --ref solution/03 --out "$T/none" >/dev/null 2>&1
 expect_verdict "lab5: a tree without a benchmark does not build" "$(tsv none)" lab5.builds fail
 expect_grep "lab5: ... and the reason names the missing file" $'^lab5.builds\tfail\t.*bpf_loop_bench.c is missing' "$(tsv none)"

@@ -119,48 +119,74 @@ expect_status "confine: no network inside (only a loopback)" 0 \
 expect_status "confine: a missing folder is refused (125)" 125 "$KIT/lib/confine" --ro /nonexistent -- true
 
 # ---- scoring one student ----
-cat >"$T/rubric" <<'EOF'
-# test rubric
-lab1.a 1 2
-lab1.b 1 3
-lab2.c 2 5
-lab2.d 2 1.5
-EOF
+cat >"$T/tests.list" <<'EOF2'
+# test table
+lab1.a 1 2 suite a
+lab1.b 1 3 suite b
+lab2.c 2 5 suite c
+lab2.d 2 1.5 lab3 d
+EOF2
+R=(--tests "$T/tests.list")
 s=$T/class/students/ann
-mkdir -p "$s"
-printf 'student\tann\nstatus\tgraded\nreason\t\nignored\tkernel/bpf/Makefile: outside\n' >"$s/meta"
-printf 'lab1.a\tpass\t0.1\t\nlab1.b\tfail\t0.2\tgot 3, want 4\nlab2.c\tcrash\t0\tcrashed: BUG: oops\nlab9.extra\tpass\t0\t\n' >"$s/results.tsv"
-score=$("$report" student --rubric "$T/rubric" --dir "$s")
-[ "$score" = "2 11.5" ] && pass "grade-report: a pass scores its points, fail and crash none (2 of 11.5)" ||
+mkdir -p "$s/stages"
+printf 'student\tann\nignored\tkernel/bpf/Makefile: outside\n' >"$s/meta"
+printf 'verdict\tok\nreason\t\nlog\tbuild.log\n' >"$s/stages/build"
+printf 'lab1.a\tpass\t0.1\t\nlab1.b\tfail\t0.2\tgot 3, want 4 (see %s/suite/boot-1/console.log)\nlab2.c\tcrash\t0\tcrashed: BUG: oops\nlab9.extra\tpass\t0\t\n' "$s" >"$s/results.tsv"
+score=$("$report" student "${R[@]}" --dir "$s")
+[ "$score" = "2 of 11.5 points (graded)" ] && pass "grade-report: a pass scores its points, fail and crash none (2 of 11.5)" ||
 	fail "grade-report: a pass scores its points, fail and crash none (2 of 11.5)" "got '$score'"
 expect_grep "grade-report: a test with no result is 'missing'" $'^lab2.d\t2\tmissing\t0\t1.5' "$s/scores.tsv"
 expect_grep "grade-report: a test the rubric does not know is kept, worth nothing" $'^lab9.extra\t-1\tpass\t0\t0' "$s/scores.tsv"
 expect_grep "grade-report: feedback names the failed test and its reason" 'lab1.b.*got 3, want 4' "$s/feedback.md"
 expect_grep "grade-report: feedback gives the command that reproduces it" 'make check N=1 ONLY=lab1.b' "$s/feedback.md"
 expect_grep "grade-report: feedback lists the ignored files" 'kernel/bpf/Makefile' "$s/feedback.md"
-s=$T/class/students/bob
-mkdir -p "$s"
-printf 'student\tbob\nstatus\tdoes-not-build\nreason\tthe kernel does not build: x.c:1: error: y\n' >"$s/meta"
-: >"$s/results.tsv"
-score=$("$report" student --rubric "$T/rubric" --dir "$s")
-[ "$score" = "0 11.5" ] && pass "grade-report: a submission that was not graded scores 0" ||
-	fail "grade-report: a submission that was not graded scores 0" "got '$score'"
-expect_grep "grade-report: its tests are not-run, with the reason" $'^lab1.a\t1\tnot-run\t0\t2\t0.00\tthe kernel does not build' "$s/scores.tsv"
-mkdir -p "$T/class/students/carl.partial"
-printf 'lab1.a\nlab1.b\nlab2.c\nlab3.new\n' >"$T/known"
-"$report" class --rubric "$T/rubric" --out "$T/class" --known "$T/known" 2>"$T/class.err"
-expect_grep "grade-report: warns about a test with no rubric line" 'lab3.new has no rubric line' "$T/class.err"
-expect_grep "grade-report: warns about a rubric line with no test" 'rubric line lab2.d names no test' "$T/class.err"
-expect_grep "grade-report: warns about results of an unscored test" 'lab9.extra reported results' "$T/class.err"
-if [ "$(cat "$T/class/gradebook.csv")" = "student,lab1,lab2,total,max,status
-ann,2,0,2,11.5,graded
-bob,0,0,0,11.5,does-not-build" ]; then
-	pass "grade-report: the gradebook has one row per finished student (not the .partial one)"
+if grep -qF "$T" "$s/feedback.md"; then
+	fail "grade-report: feedback names no path of the grader's" "$(grep -F "$T" "$s/feedback.md")"
 else
-	fail "grade-report: the gradebook has one row per finished student (not the .partial one)" "$(cat "$T/class/gradebook.csv")"
+	pass "grade-report: feedback names no path of the grader's"
+fi
+expect_grep "grade-report: the status file says graded" $'^status\tgraded$' "$s/status"
+s=$T/class/students/bob
+mkdir -p "$s/stages"
+printf 'student\tbob\n' >"$s/meta"
+printf 'verdict\tfailed\nreason\tthe kernel does not build: x.c:1: error: y\nlog\tbuild.log\n' >"$s/stages/build"
+: >"$s/results.tsv"
+score=$("$report" student "${R[@]}" --dir "$s")
+[ "$score" = "0 of 11.5 points (does-not-build)" ] && pass "grade-report: a failed build stage is does-not-build, and scores 0" ||
+	fail "grade-report: a failed build stage is does-not-build, and scores 0" "got '$score'"
+expect_grep "grade-report: its tests are not-run, with the reason" $'^lab1.a\t1\tnot-run\t0\t2\t0.00\tthe kernel does not build' "$s/scores.tsv"
+s=$T/class/students/cyd
+mkdir -p "$s/stages" "$s/private"
+printf 'student\tcyd\nflag\tport-io kernel/bpf/helpers.c:3: outb(1, 2);\n' >"$s/meta"
+printf 'verdict\tok\n' >"$s/stages/build"
+printf 'lab1.a\ttampered\t0\tthe report for lab1.a is not this run'"'"'s\n' >"$s/results.tsv"
+printf 'priv.x\tfail\t0\tsecret detail of a private test\nlab1.b\tpass\t0\t\n' >"$s/private/results.tsv"
+printf 'priv.x 0 1\npriv.unused 0 1\n' >"$T/rubric"
+score=$("$report" student "${R[@]}" --rubric "$T/rubric" --dir "$s")
+[ "$score" = "0 of 13.5 points (graded, tampered flagged)" ] &&
+	pass "grade-report: a tampered result and flagged lines mark the student, and score 0" ||
+	fail "grade-report: a tampered result and flagged lines mark the student, and score 0" "got '$score'"
+expect_grep "grade-report: a private run cannot speak for one of the kit's tests" $'^lab1.b\t1\tmissing' "$s/scores.tsv"
+if grep -q 'secret detail' "$s/feedback.md"; then
+	fail "grade-report: a private test's reason stays out of feedback"
+else
+	pass "grade-report: a private test's reason stays out of feedback"
+fi
+expect_grep "grade-report: ... but its verdict is there" 'priv.x.*one of your instructor' "$s/feedback.md"
+mkdir -p "$T/class/students/carl.partial"
+"$report" class "${R[@]}" --rubric "$T/rubric" --out "$T/class" 2>"$T/class.err"
+expect_grep "grade-report: warns about a rubric line that names no test" 'rubric line priv.unused names no test' "$T/class.err"
+expect_grep "grade-report: warns about results of an unscored test" 'lab9.extra reported results' "$T/class.err"
+if [ "$(cat "$T/class/gradebook.csv")" = "student,lab0,lab1,lab2,total,max,status,flags
+ann,0,2,0,2,11.5,graded,
+bob,0,0,0,0,11.5,does-not-build,
+cyd,0,0,0,0,13.5,graded,tampered flagged" ]; then
+	pass "grade-report: the gradebook has one row per finished student (not the .partial one), with flags"
+else
+	fail "grade-report: the gradebook has one row per finished student (not the .partial one), with flags" "$(cat "$T/class/gradebook.csv")"
 fi
 check "grade-report: results.json is valid JSON" jq -e . "$T/class/results.json"
-[ "$(jq -r '.students[] | select(.student == "ann") | .tests[] | select(.id == "lab1.b") | .reason' "$T/class/results.json")" = "got 3, want 4" ] &&
+[ "$(jq -r '.students[] | select(.student == "ann") | .tests[] | select(.id == "lab1.b") | .reason' "$T/class/results.json")" = "got 3, want 4 (see $T/class/students/ann/suite/boot-1/console.log)" ] &&
 	pass "grade-report: results.json has each test's verdict and reason" ||
 	fail "grade-report: results.json has each test's verdict and reason"
 check "grade-report: junit.xml is well-formed XML" xmllint --noout "$T/class/junit.xml"
@@ -168,9 +194,11 @@ check "grade-report: junit.xml is well-formed XML" xmllint --noout "$T/class/jun
 	[ "$(xmllint --xpath 'count(//testsuite[@name="ann"]/testcase/failure)' "$T/class/junit.xml")" = 2 ] &&
 	pass "grade-report: junit.xml: a crash is an error, fail and missing are failures" ||
 	fail "grade-report: junit.xml: a crash is an error, fail and missing are failures"
-expect_grep "grade-report: summary.md lists the tests most failed" '`lab1.b`: 1 of 2 students' "$T/class/summary.md"
-expect_grep "grade-report: summary.md gives the score distribution" 'Mean 8.7%, median 8.7%' "$T/class/summary.md"
+expect_grep "grade-report: summary.md lists the tests most failed" '`lab1.b`: 2 of 3 students' "$T/class/summary.md"
+expect_grep "grade-report: summary.md lists the flagged students with their lines" 'outb\(1, 2\)' "$T/class/summary.md"
 printf 'lab1.a 1 2\nlab1.a 1 3\n' >"$T/bad-rubric"
-expect_status "grade-report: a rubric with a test twice is refused" 1 "$report" class --rubric "$T/bad-rubric" --out "$T/class"
+expect_status "grade-report: a rubric with a test twice is refused" 1 "$report" class "${R[@]}" --rubric "$T/bad-rubric" --out "$T/class"
 printf 'lab1.a one 2\n' >"$T/bad-rubric"
-expect_status "grade-report: a rubric line that is not 'ID LAB POINTS' is refused" 1 "$report" class --rubric "$T/bad-rubric" --out "$T/class"
+expect_status "grade-report: a rubric line that is not 'ID LAB POINTS' is refused" 1 "$report" class "${R[@]}" --rubric "$T/bad-rubric" --out "$T/class"
+printf 'lab1.a 2 2\n' >"$T/bad-rubric"
+expect_status "grade-report: a rubric line that puts a kit test in another lab is refused" 1 "$report" class "${R[@]}" --rubric "$T/bad-rubric" --out "$T/class"

@@ -9,7 +9,11 @@ T=$TESTS_OUT/grade
 rm -rf "$T"
 mkdir -p "$T"
 col() { awk -F'\t' -v id="$2" -v c="$3" '$1 == id { print $c }' "$1"; }
-total() { awk -F, -v s="$2" 'NR > 1 && $1 == s { print $(NF - 2) }' "$1/gradebook.csv"; }
+# The gradebook's column "total", found by its header.
+total() {
+	awk -F, -v s="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "total") c = i; next }
+		$1 == s && c { print $c }' "$1/gradebook.csv"
+}
 
 # ---- bad arguments: a clear error, exit 2, nothing graded ----
 # (The grader itself, for its exit status: make says 2 for any failure.)
@@ -33,7 +37,7 @@ echo "# make grade (the samples) took ${secs}s"
 while read -r student status points rest; do
 	case $student in '' | '#'*) continue ;; esac
 	s=$T/samples/students/$student
-	got_status=$(col "$s/meta" status 2)
+	got_status=$(col "$s/status" status 2)
 	got_points=$(total "$T/samples" "$student")
 	if [ "$got_status" = "$status" ] && [ "$got_points" = "$points" ]; then
 		pass "samples: $student is $status with $points points"
@@ -67,7 +71,7 @@ check "samples: junit.xml is well-formed" xmllint --noout "$T/samples/junit.xml"
 expect_grep "samples: the oops is a crash verdict with the oops line" $'\tcrash\t.*BUG: kernel NULL pointer dereference' "$T/samples/students/oops-lab2/scores.tsv"
 expect_grep "samples: the oops student's feedback gives the console's reason" 'crash.*BUG' "$T/samples/students/oops-lab2/feedback.md"
 expect_grep "samples: a build failure's feedback shows the compiler's error" "error: .BPF_MAX_LOOP. undeclared" "$T/samples/students/no-build/feedback.md"
-expect_grep "samples: a patch that does not apply is named with git's reason" 'does not apply on base: error: patch failed' "$T/samples/students/no-apply/meta"
+expect_grep "samples: a patch that does not apply is named with git's reason" 'does not apply on base: error: patch failed' "$T/samples/students/no-apply/status"
 expect_grep "samples: time.txt travels into the report" $'^time\thours: 9' "$T/samples/students/off-by-one/meta"
 [ -f "$T/samples/students/off-by-one/answers.md" ] && pass "samples: answers.md is carried for the instructor" ||
 	fail "samples: answers.md is carried for the instructor"
@@ -196,7 +200,7 @@ echo "extra.btf_present 0 2" >>"$T/rubric"
 make -s -C "$KIT" grade SUBMISSIONS="$A" OUT="$T/adv" JOBS=2 RUBRIC="$T/rubric" EXTRA_TESTS="$T/extra-tests" \
 	>"$T/adv.log" 2>&1
 check "hostile: the run finishes (exit 0)" test $? = 0
-status() { col "$T/adv/students/$1/meta" status 2; }
+status() { col "$T/adv/students/$1/status" status 2; }
 [ "$(status include-secret)" = does-not-build ] && pass "hostile: #include of a host file does not build" ||
 	fail "hostile: #include of a host file does not build" "status: $(status include-secret)"
 expect_grep "hostile: ... because the file is out of sight in the confinement" "$(basename "$canary"): No such file" "$T/adv/students/include-secret/feedback.md"
@@ -223,7 +227,7 @@ grep -q 'ok 1 lab1.probe_present' "$T/adv/students/console-forger/console.log" &
 	pass "hostile: ... although the console really had them" || fail "hostile: ... although the console really had them"
 for v in "empty empty" "mixed several-formats" "binary binary-patch" "symlinked not-a-file"; do
 	set -- "${v% *}" "${v#* }"
-	[ "$(status "$1")" = invalid ] && grep -q "^reason	$2:" "$T/adv/students/$1/meta" &&
+	[ "$(status "$1")" = invalid ] && grep -q "^reason	$2:" "$T/adv/students/$1/status" &&
 		pass "intake: the $1 folder gets verdict $2" || fail "intake: the $1 folder gets verdict $2" "$(status "$1")"
 done
 [ ! -d "$T/adv/students/.hidden" ] && ! grep -q hidden "$T/adv/gradebook.csv" &&

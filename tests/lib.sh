@@ -92,6 +92,23 @@ expect_caught() {
 	fi
 }
 
+# expect_hidden_switch NAME BZIMAGE NR DIR: a family kernel booted with
+# bpfloop_mutant=NR runs 'cat /proc/cmdline', 'dmesg' and 'ls /sys/module'
+# in the guest; no output may name the switch, and the command line must be there
+# (console=ttyS0), so that an empty output cannot pass.
+expect_hidden_switch() {
+	local name=$1 image=$2 nr=$3 dir=$4 out
+	out=$("$KIT/vm/qemu-run" --quiet --kernel "$image" --out "$dir" --append "bpfloop_mutant=$nr" \
+		--cmd 'cat /proc/cmdline; dmesg; ls /sys/module' 2>"$dir.stderr")
+	if ! printf '%s\n' "$out" | grep -q 'console=ttyS0'; then
+		fail "$name" "no command line in the guest's output ($dir)"
+	elif printf '%s\n' "$out" | grep -q 'bpfloop_mutant'; then
+		fail "$name" "$(printf '%s\n' "$out" | grep -m 3 'bpfloop_mutant')"
+	else
+		pass "$name"
+	fi
+}
+
 # A kernel of the work tree at REF, built once per commit (kbuild/kernel-build),
 # in the scratch tree and build folder SLOT (default "ref"; the mutants use
 # their own, so that switching between them rebuilds little).

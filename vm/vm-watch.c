@@ -11,6 +11,9 @@
  *   --idle FILE SECS      kill the guest when FILE (the result channel) has
  *                         not grown for SECS, counted from user space's
  *                         start: a test that hangs (verdict timeout)
+ *   --channel-cap FILE BYTES
+ *                         kill the guest when FILE (the result channel)
+ *                         passes BYTES (verdict flood)
  *   --verdict FILE        write the verdict here (one line: word and reason)
  *
  * COMMAND runs in a process group of its own; on any verdict but "exited"
@@ -22,7 +25,8 @@
  *                  (with the time the marker appeared, if it did)
  *   boot-timeout   the marker did not appear in time         3
  *   timeout        the guest ran past --timeout              4
- *   flood          the console passed --cap bytes            5
+ *   flood          the console passed --cap bytes, or the    5
+ *                  result channel --channel-cap
  *   interrupted    vm-watch was told to stop                 6
  *   error          COMMAND could not be started              2
  * A flooded console is cut back to --cap bytes.
@@ -132,6 +136,8 @@ reap:
 int main(int argc, char **argv)
 {
 	const char *console = NULL, *marker = NULL, *verdict = NULL, *idle_file = NULL;
+	const char *channel = NULL;
+	long long channel_cap = 0;
 	double boot_timeout = 0, timeout = 0, idle = 0, start, marker_at = -1, grew_at = 0;
 	long long idle_size = -1;
 	long long cap = 0;
@@ -163,6 +169,9 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--idle") && i + 2 < argc) {
 			idle_file = argv[++i];
 			idle = atof(argv[++i]);
+		} else if (!strcmp(argv[i], "--channel-cap") && i + 2 < argc) {
+			channel = argv[++i];
+			channel_cap = atoll(argv[++i]);
 		}
 		else
 			goto usage;
@@ -229,6 +238,14 @@ int main(int argc, char **argv)
 				      cap, t);
 			return 5;
 		}
+		if (channel && channel_cap > 0 && stat(channel, &st) == 0 && st.st_size > channel_cap) {
+			kill_group(pid);
+			if (truncate(channel, channel_cap) != 0)
+				perror("vm-watch: truncate");
+			write_verdict(verdict, "flood the result channel passed %lld bytes after %.1f s; "
+				      "the guest was stopped", channel_cap, t);
+			return 5;
+		}
 		if (marker && !marker_seen) {
 			marker_seen = scan_marker(console, marker, &scanned, tail, sizeof(tail));
 			if (marker_seen)
@@ -264,6 +281,7 @@ usage:
 	fprintf(stderr,
 		"usage: vm-watch [--console FILE] [--cap BYTES] [--marker TEXT]\n"
 		"                [--boot-timeout SECS] [--timeout SECS] [--idle FILE SECS]\n"
+		"                [--channel-cap FILE BYTES]\n"
 		"                [--verdict FILE]\n"
 		"                -- COMMAND [ARGS...]\n");
 	return 2;

@@ -3,10 +3,13 @@
  * verif-load: load BPF objects in the lab guest and report what the
  * verifier said about each program (lab 4, verifier scale).
  *
- * Usage: verif-load NAME=FILE.bpf.o...
+ * Usage: verif-load [--seed HEX] NAME=FILE.bpf.o...
  *
  * Each object is opened with libbpf and loaded with log_level
- * BPF_LOG_STATS, nothing attached. For each program of it, one line:
+ * BPF_LOG_STATS, nothing attached. A NAME that starts with pyperf or
+ * strobemeta has its symbolmap or strobemeta_cfgs sized for the kit's
+ * inputs first (exercise.c), whether it is exercised or not, so that
+ * every load of it is the same. For each program of the object, one line:
  *
  *   verif name=NAME prog=PROG loaded=0|1 errno=E wall_usec=N
  *         verified_insns=N processed=N max_states_per_insn=N
@@ -26,10 +29,30 @@
  * The first line is "verif-probe helper181=ok|none|hidden" (none: the
  * kernel refuses helper 181; hidden: the kernel hides addresses, so calls
  * cannot be counted and loop_calls is -1).
+ *
+ * With --seed, each loaded pyperf or strobemeta object is then run on the
+ * inputs of that seed (exercise.c, scale-input.c) and what the kernel
+ * produced is printed, before the next object is loaded:
+ *
+ *   exercise name=NAME kind=pyperf|strobemeta seed=HEX cases=N [error=TEXT]
+ *   obs name=NAME case=K pid=P cpu=C status=ok|timeout|died err=E retval=R
+ *       (or: obs name=NAME case=K status=error what=TEXT)
+ *   obs-event name=NAME case=K data=BYTES       pyperf: eventmap's value
+ *   obs-stats name=NAME case=K success=N        pyperf: statsmap's counter
+ *   obs-sym name=NAME case=K value=V key=BYTES  pyperf: each symbolmap entry
+ *   obs-sample name=NAME case=K data=BYTES      strobemeta: sample_heap's
+ *                                               value on the CPU it ran on
+ *   obs-perf name=NAME case=K records=N lost=N sizes=S,...
+ *   obs-end name=NAME case=K
+ *
+ * BYTES is run-length hex (scale-input.h). Nothing is judged here: the
+ * host's lab4-judge compares these with what the unrolled program leaves
+ * behind on the same inputs.
  * Exit status: 0 every object loaded, 1 some did not, 2 usage.
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +62,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "exercise.h"
 #include "guest.h"
 #include "loop_probe.skel.h"
 
@@ -222,8 +246,12 @@ static long long verified_insns(int fd)
 	return info.verified_insns;
 }
 
+static bool seeded;
+static uint64_t seed;
+
 static int load_one(const char *name, const char *file, int have_imm, __s32 imm)
 {
+	enum exercise_kind kind = exercise_kind(name);
 	struct bpf_program *prog;
 	struct bpf_object *obj;
 	struct stats st;
@@ -237,6 +265,7 @@ static int load_one(const char *name, const char *file, int have_imm, __s32 imm)
 		       name, errno, file);
 		return 1;
 	}
+	exercise_prepare(obj, kind);
 	log_buf[0] = '\0';
 	bpf_object__for_each_program(prog, obj) {
 		bpf_program__set_log_level(prog, 4);
@@ -267,17 +296,30 @@ static int load_one(const char *name, const char *file, int have_imm, __s32 imm)
 		       st.stack, xlated, calls, err ? " reason=" : "", reason);
 		fflush(stdout);
 	}
+	if (!err && seeded)
+		exercise_run(obj, name, kind, seed);
 	bpf_object__close(obj);
 	return err ? 1 : 0;
 }
 
 int main(int argc, char **argv)
 {
-	int i, failed = 0, hidden = 0, have_imm;
+	int i = 1, failed = 0, hidden = 0, have_imm;
 	__s32 imm = 0;
+	char *end;
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: verif-load NAME=FILE.bpf.o...\n");
+	if (argc > 2 && !strcmp(argv[1], "--seed")) {
+		errno = 0;
+		seed = strtoull(argv[2], &end, 16);
+		if (errno || !*argv[2] || *end) {
+			fprintf(stderr, "verif-load: --seed takes a hexadecimal number\n");
+			return 2;
+		}
+		seeded = true;
+		i = 3;
+	}
+	if (argc <= i) {
+		fprintf(stderr, "usage: verif-load [--seed HEX] NAME=FILE.bpf.o...\n");
 		return 2;
 	}
 	if (!in_lab_guest()) {
@@ -288,7 +330,7 @@ int main(int argc, char **argv)
 	have_imm = probe_loop_imm(&imm, &hidden) == 0 && !hidden;
 	printf("verif-probe helper181=%s\n", have_imm ? "ok" : hidden ? "hidden" : "none");
 	fflush(stdout);
-	for (i = 1; i < argc; i++) {
+	for (; i < argc; i++) {
 		char *eq = strchr(argv[i], '=');
 
 		if (!eq || eq == argv[i]) {

@@ -7,21 +7,17 @@
  *       the ratios unrolled / bpf_loop beside upstream's, then one row per
  *       program (verification time, processed insns, states, stack depth);
  *       --csv writes the same rows as CSV.
- *   verif-report grade RECORDS...
- *       lab 4's checks, one line each: ID <TAB> ok|fail <TAB> REASON
  *
  * RECORDS are files; a later line for a program replaces an earlier one
- * (so a cached figure can come first and a fresh one override it).
- * Exit status: 0 done (grade: every check ok), 1 grade: some check failed,
- * 2 usage or I/O error.
+ * (so a cached figure can come first and a fresh one override it); lines
+ * that are not "verif ..." are skipped. Lab 4's verdicts are lab4-judge's.
+ * Exit status: 0 done, 2 usage or I/O error.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_RECS 32
-#define SCALE_PERCENT 5
 
 struct rec {
 	char name[64];
@@ -245,84 +241,18 @@ static int table(const char *accel, const char *kernel, const char *csv)
 	return 0;
 }
 
-static int failed;
-
-static void verdict(const char *prefix, const char *test, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void verdict(const char *prefix, const char *test, const char *fmt, ...)
-{
-	char reason[600] = "";
-	va_list ap;
-
-	if (fmt) {
-		va_start(ap, fmt);
-		vsnprintf(reason, sizeof(reason), fmt, ap);
-		va_end(ap);
-		failed = 1;
-	}
-	printf("lab4.%s_%s\t%s\t%s\n", prefix, test, fmt ? "fail" : "ok", reason);
-}
-
-static void grade_pair(const char *id, const char *unrolled, const char *loop)
-{
-	struct rec *u = find(unrolled), *l = find(loop);
-	char b1[32], b2[32];
-
-	if (!l)
-		verdict(id, "loads", "%s was not loaded (it did not build, or the guest stopped before it)",
-			loop);
-	else if (!l->loaded)
-		verdict(id, "loads", "the verifier refused %s (errno %d): %s", loop, l->err,
-			l->reason[0] ? l->reason : "no log");
-	else
-		verdict(id, "loads", NULL);
-
-	if (!l || !l->loaded)
-		verdict(id, "calls_loop", "%s did not load", loop);
-	else if (l->loop_calls < 0)
-		verdict(id, "calls_loop", "the kernel hides the program's helper calls: cannot count them");
-	else if (l->loop_calls == 0)
-		verdict(id, "calls_loop",
-			"the loaded %s makes no call to helper 181 (bpf_loop): the loop is still in the program",
-			loop);
-	else
-		verdict(id, "calls_loop", NULL);
-
-	if (!l || !l->loaded)
-		verdict(id, "scale", "%s did not load", loop);
-	else if (!u || !u->loaded || u->processed <= 0)
-		verdict(id, "scale", "no figure for the unrolled %s to compare with%s%s", unrolled,
-			u && u->reason[0] ? ": " : "", u ? u->reason : "");
-	else if (l->processed < 0)
-		verdict(id, "scale", "the verifier's log of %s has no 'processed N insns' line",
-			loop);
-	else if (l->processed * 100 > u->processed * SCALE_PERCENT)
-		verdict(id, "scale",
-			"the verifier processed %s insns for %s, %.1f%% of the unrolled version's %s (at most %d%%)",
-			grouped(l->processed, b1, sizeof(b1)), loop,
-			100.0 * l->processed / u->processed,
-			grouped(u->processed, b2, sizeof(b2)), SCALE_PERCENT);
-	else
-		verdict(id, "scale", NULL);
-}
-
 static int usage(void)
 {
-	fprintf(stderr, "usage: verif-report table [--accel WORD] [--kernel WORD] [--csv FILE] RECORDS...\n"
-		"       verif-report grade RECORDS...\n");
+	fprintf(stderr, "usage: verif-report table [--accel WORD] [--kernel WORD] [--csv FILE] RECORDS...\n");
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
 	const char *accel = "?", *kernel = "?", *csv = NULL;
-	int i = 2, grade;
+	int i = 2;
 
-	if (argc < 3)
-		return usage();
-	grade = !strcmp(argv[1], "grade");
-	if (!grade && strcmp(argv[1], "table"))
+	if (argc < 3 || strcmp(argv[1], "table"))
 		return usage();
 	for (; i < argc && !strncmp(argv[i], "--", 2); i += 2) {
 		if (i + 1 >= argc)
@@ -341,9 +271,5 @@ int main(int argc, char **argv)
 	for (; i < argc; i++)
 		if (read_records(argv[i]))
 			return 2;
-	if (!grade)
-		return table(accel, kernel, csv);
-	grade_pair("pyperf600", "pyperf600", "pyperf600_bpf_loop");
-	grade_pair("strobemeta", "strobemeta", "strobemeta_bpf_loop");
-	return failed;
+	return table(accel, kernel, csv);
 }

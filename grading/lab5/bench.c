@@ -3,10 +3,10 @@
  * lab5-bench: the kit's runner for a student's upstream-style bpf_loop
  * benchmark, in the lab guest.
  *
- *   lab5-bench [-d SEC] [-w SEC] [-p NUM] [-c NUM] [-a] [-v] [--facts]
+ *   lab5-bench [-d SEC] [-w SEC] [-p NUM] [-c NUM] [-a] [-v]
  *              bpf-loop [--nr_loops N]
  *
- * build-bench links this file with the student's benchs/bench_bpf_loop.c
+ * grading/guest-build links this file with the student's benchs/bench_bpf_loop.c
  * (which defines bench_bpf_loop and bench_bpf_loop_argp, as upstream's
  * runner expects) and the skeleton of their progs/bpf_loop_bench.c. The
  * options are upstream's (bench.c): -d duration, -w warm-up, -p producer
@@ -18,19 +18,9 @@
  * report_progress(); after warm-up + duration samples, report_final() on
  * the duration's samples.
  *
- * --facts (the kit's own) says what the benchmark really did, from the
- * kernel rather than from what it printed: BPF run statistics are turned on
- * before setup(); at the end the producers are stopped, measure() is
- * called once more for what was left, and one line per fact follows the
- * report ("lab5-fact NAME VALUE"; grading/lab5/bench-read judges them):
- *   nr_loops N        the --nr_loops given (-1: none)
- *   producers N       threads that ran producer_thread()
- *   hits_total N      the sum of every measure()'s hits, warm-up and rest
- *   prog NAME RUNS CALLS  per BPF program loaded: its kernel run count and
- *                     how many calls of the bpf_loop helper its translated
- *                     instructions make (-1: the kernel hides addresses)
- *   run_cnt N         the programs' runs, summed
- *   loop_calls N      the bpf_loop calls in their instructions, summed
+ * Grading does not believe this process: the student's code shares it and
+ * may change any of it. The kit's accountant (bench-account.c) runs it as
+ * a child without root and reads what the kernel did instead.
  *
  * Exit status: 0 ran; 1 the benchmark failed (setup, threads); 2 usage or
  * not a lab guest.
@@ -61,9 +51,6 @@ extern const struct bench bench_bpf_loop;
 extern const struct argp bench_bpf_loop_argp;
 
 static const struct bench *benches[] = { &bench_bpf_loop };
-
-static bool want_facts;
-static long nr_loops_arg = -1;
 
 static int print_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
@@ -142,8 +129,6 @@ void hits_drops_report_final(struct bench_res res[], int res_cnt)
 	printf("total operations %8.3lf \u00B1 %5.3lfM/s\n", hits + drops, hits_sd + drops_sd);
 }
 
-enum { OPT_FACTS = 2000 };
-
 static const struct argp_option options[] = {
 	{ "list", 'l', NULL, 0, "List the benchmarks", 0 },
 	{ "duration", 'd', "SEC", 0, "Measured seconds (default 5)", 0 },
@@ -152,7 +137,6 @@ static const struct argp_option options[] = {
 	{ "consumers", 'c', "NUM", 0, "Consumer threads (default 1)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf's debug messages too", 0 },
 	{ "affinity", 'a', NULL, 0, "Pin each thread to a CPU of its own", 0 },
-	{ "facts", OPT_FACTS, NULL, 0, "Say what the BPF programs did (the kit's grading)", 0 },
 	{},
 };
 
@@ -176,7 +160,6 @@ static error_t parse_option(int key, char *arg, struct argp_state *state)
 	case 'c': env.consumer_cnt = positive(arg, "-c (threads)", 1024, state); break;
 	case 'v': env.verbose = true; break;
 	case 'a': env.affinity = true; break;
-	case OPT_FACTS: want_facts = true; break;
 	case ARGP_KEY_ARG:
 		if (env.bench_name)
 			argp_error(state, "one benchmark at a time: '%s' and '%s'", env.bench_name, arg);
@@ -188,34 +171,8 @@ static error_t parse_option(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-/* The --nr_loops the benchmark got, to check what it did against. */
-static void find_nr_loops(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--nr_loops") && i + 1 < argc)
-			nr_loops_arg = strtol(argv[i + 1], NULL, 10);
-		else if (!strncmp(argv[i], "--nr_loops=", 11))
-			nr_loops_arg = strtol(argv[i] + 11, NULL, 10);
-	}
-}
-
 static pthread_t *producers, *consumers;
 static long *indexes;
-
-/* Producers may spin in system calls forever: let --facts stop them. */
-static void *start_producer(void *ctx)
-{
-	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, NULL);
-	return bench->producer_thread(ctx);
-}
-
-static void *start_consumer(void *ctx)
-{
-	pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, NULL);
-	return bench->consumer_thread(ctx);
-}
 
 static void pin(pthread_t thread, int *next_cpu)
 {
@@ -246,7 +203,7 @@ static void start_threads(void)
 	for (i = 0; i < n; i++)
 		indexes[i] = i;
 	for (i = 0; i < env.consumer_cnt; i++) {
-		err = pthread_create(&consumers[i], NULL, start_consumer, (void *)indexes[i]);
+		err = pthread_create(&consumers[i], NULL, bench->consumer_thread, (void *)indexes[i]);
 		if (err) {
 			fprintf(stderr, "lab5-bench: consumer thread %d: %s\n", i, strerror(err));
 			exit(1);
@@ -255,7 +212,7 @@ static void start_threads(void)
 			pin(consumers[i], &cpu);
 	}
 	for (i = 0; i < env.producer_cnt; i++) {
-		err = pthread_create(&producers[i], NULL, start_producer, (void *)indexes[i]);
+		err = pthread_create(&producers[i], NULL, bench->producer_thread, (void *)indexes[i]);
 		if (err) {
 			fprintf(stderr, "lab5-bench: producer thread %d: %s\n", i, strerror(err));
 			exit(1);
@@ -263,98 +220,6 @@ static void start_threads(void)
 		if (env.affinity)
 			pin(producers[i], &cpu);
 	}
-}
-
-static void stop_threads(void)
-{
-	int i;
-
-	for (i = 0; i < env.producer_cnt; i++)
-		pthread_cancel(producers[i]);
-	for (i = 0; i < env.consumer_cnt; i++)
-		pthread_cancel(consumers[i]);
-	for (i = 0; i < env.producer_cnt; i++)
-		pthread_join(producers[i], NULL);
-	for (i = 0; i < env.consumer_cnt; i++)
-		pthread_join(consumers[i], NULL);
-}
-
-/* The address of a kernel symbol, 0 when unknown or hidden. */
-static unsigned long ksym(const char *name)
-{
-	char line[256], sym[128], type;
-	unsigned long addr, found = 0;
-	FILE *f = fopen("/proc/kallsyms", "r");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%lx %c %127s", &addr, &type, sym) == 3 && !strcmp(sym, name)) {
-			found = addr;
-			break;
-		}
-	fclose(f);
-	return found;
-}
-
-/* Calls of the helper at address FN in a program's translated code;
- * -1 when the kernel does not show the addresses. */
-static long count_helper_calls(int fd, __u32 xlated_len, unsigned long fn, unsigned long base)
-{
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-	struct bpf_insn *insns;
-	long i, n = 0;
-
-	if (!fn || !base || !xlated_len)
-		return -1;
-	insns = calloc(1, xlated_len);
-	if (!insns)
-		return -1;
-	info.xlated_prog_len = xlated_len;
-	info.xlated_prog_insns = (__u64)(unsigned long)insns;
-	if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
-		free(insns);
-		return -1;
-	}
-	for (i = 0; i < (long)(xlated_len / sizeof(*insns)); i++)
-		if (insns[i].code == (BPF_JMP | BPF_CALL) && insns[i].src_reg == 0 &&
-		    base + (long)insns[i].imm == fn)
-			n++;
-	free(insns);
-	return n;
-}
-
-static void print_facts(long hits_total)
-{
-	unsigned long fn = ksym("bpf_loop"), base = ksym("__bpf_call_base");
-	long run_cnt = 0, loop_calls = 0, calls;
-	__u32 id = 0;
-
-	printf("lab5-fact nr_loops %ld\n", nr_loops_arg);
-	printf("lab5-fact producers %d\n", env.producer_cnt);
-	printf("lab5-fact hits_total %ld\n", hits_total);
-	while (!bpf_prog_get_next_id(id, &id)) {
-		struct bpf_prog_info info = {};
-		__u32 len = sizeof(info);
-		int fd = bpf_prog_get_fd_by_id(id);
-
-		if (fd < 0)
-			continue;
-		if (!bpf_obj_get_info_by_fd(fd, &info, &len)) {
-			calls = count_helper_calls(fd, info.xlated_prog_len, fn, base);
-			printf("lab5-fact prog %s %llu %ld\n", info.name[0] ? info.name : "-",
-			       (unsigned long long)info.run_cnt, calls);
-			run_cnt += info.run_cnt;
-			if (calls < 0 || loop_calls < 0)
-				loop_calls = -1;
-			else
-				loop_calls += calls;
-		}
-		close(fd);
-	}
-	printf("lab5-fact run_cnt %ld\n", run_cnt);
-	printf("lab5-fact loop_calls %ld\n", loop_calls);
 }
 
 int main(int argc, char **argv)
@@ -370,11 +235,10 @@ int main(int argc, char **argv)
 		.doc = "Runs an upstream-style benchmark in the lab guest (the kit's runner).",
 		.children = children,
 	};
-	struct bench_res *res, rest = {};
+	struct bench_res *res;
 	struct timespec deadline;
 	__u64 last, now;
-	long hits_total = 0;
-	int i, total, stats_fd = -1;
+	int i, total;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argp_parse(&argp, argc, argv, 0, NULL, NULL))
@@ -405,14 +269,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "lab5-bench: this loads BPF programs: run it only in the lab guest (vm/qemu-run)\n");
 		return 2;
 	}
-	find_nr_loops(argc, argv);
-	if (want_facts) {
-		stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-		if (stats_fd < 0)
-			fprintf(stderr, "lab5-bench: cannot turn BPF run statistics on: %s\n",
-				strerror(errno));
-	}
-
 	total = env.warmup_sec + env.duration_sec;
 	res = calloc(total, sizeof(*res));
 	if (!res) {
@@ -437,18 +293,12 @@ int main(int argc, char **argv)
 			;
 		now = get_time_ns();
 		bench->measure(&res[i]);
-		hits_total += res[i].hits;
 		if (bench->report_progress)
 			bench->report_progress(i, &res[i], (long)(now - last));
 		last = now;
 	}
 	if (bench->report_final)
 		bench->report_final(res + env.warmup_sec, env.duration_sec);
-	if (want_facts) {
-		stop_threads();
-		bench->measure(&rest);
-		print_facts(hits_total + rest.hits);
-	}
 	fflush(stdout);
 	/* Upstream's producers never return: end them with the process. */
 	exit(0);

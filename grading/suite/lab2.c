@@ -4,12 +4,13 @@
  * with or without a ctx, nested, at the limit, with a callback picked at
  * run time, and the limits still hold. Each of these runs on two paths
  * (progs/lab2.bpf.c): one the verifier may inline, one that always reaches
- * the C helper.
+ * the C helper. Loop counts, stop indices and the cookie that travels
+ * through the ctx are drawn from the run's seed; the limits are exact.
  *
  * And the verifier refuses callbacks that break its rules: a return other
  * than 0 or 1, a read of R3, an unchecked index, a write out of the
  * caller's stack, recursion, too much stack over the nesting. Each bad
- * program has a twin with the bug fixed that must load first
+ * program has a twin with the bug fixed that must load and run first
  * (progs/lab2_reject.bpf.c), and the refusal must name the problem.
  */
 #include <errno.h>
@@ -24,344 +25,496 @@
 #define NEVER UINT32_MAX
 
 struct path {
-	const char *suffix;	/* of the program's name */
+	const char *suffix;	/* of the program's name, and its observations' tag */
 	const char *name;	/* for diagnostics */
 };
 
 static const struct path paths[] = {
-	{ "_inline", "flags the constant 0: the verifier may inline the call" },
-	{ "_helper", "flags from a global: the call reaches the C helper" },
+	{ "inline", "flags the constant 0: the verifier may inline the call" },
+	{ "helper", "flags from a global: the call reaches the C helper" },
 };
 #define NR_PATHS (int)(sizeof(paths) / sizeof(paths[0]))
 #define HELPER_PATH (&paths[1])
 
-/* One program of lab2.bpf.c on one path, loaded and run once. */
-struct run {
-	struct lab2 *skel;
-	int fd;
-	int32_t retval;
-	char call[200];		/* "program (path): inputs", for diagnostics */
+/* The inputs of one run of a program of lab2.bpf.c. */
+struct inputs {
+	uint32_t nr_loops, stop_at, selector, n1, n2, n3;
+	uint64_t flags, cookie;
 };
 
-/* "call: what", the label of one check; good until the next call. */
-static const char *at(const struct run *r, const char *what)
-{
-	static char buf[300];
-
-	snprintf(buf, sizeof(buf), "%s: %s", r->call, what);
-	return buf;
-}
-
-/* Open lab2 and load base + the path's suffix; false after a diagnostic. */
-static bool run_load(struct test_ctx *ctx, struct run *r, const char *base, const struct path *p)
+/*
+ * Load prog_PATH, set the inputs (after the load: the verifier cannot know
+ * them), run it once, and report as TAG.*: open, load, run, and every
+ * output.
+ */
+static void exercise(struct test_ctx *ctx, const char *tag, const char *prog,
+		     const struct path *p, const struct inputs *in)
 {
 	struct verdict v = { 0 };
-	char prog[64];
-
-	snprintf(prog, sizeof(prog), "%s%s", base, p->suffix);
-	snprintf(r->call, sizeof(r->call), "%s (%s)", prog, p->name);
-	r->skel = lab2__open();
-	if (!CHECK(ctx, r->skel != NULL, "opening the lab2 object: %s", strerror(errno)))
-		return false;
-	r->fd = load_one_skel(r->skel->skeleton, prog, 1, &v);
-	if (!CHECK(ctx, r->fd >= 0, "%s did not load (%s)", r->call, strerror(-v.err)))
-		diag_log(v.log, 20);
-	verdict_free(&v);
-	if (r->fd < 0) {
-		lab2__destroy(r->skel);
-		r->skel = NULL;
-	}
-	return r->skel != NULL;
-}
-
-/* Run it once, after the test set the inputs in r->skel->bss and said
- * what they are; false after a diagnostic. */
-static bool run_go(struct test_ctx *ctx, struct run *r, const char *inputs)
-{
 	uint32_t retval = 0;
-	int err;
+	struct lab2 *skel;
+	char name[64];
+	int fd, err;
 
-	snprintf(r->call + strlen(r->call), sizeof(r->call) - strlen(r->call), ", %s", inputs);
-	err = tc_test_run(r->fd, 1, &retval, NULL);
-	r->retval = (int32_t)retval;
-	return CHECK(ctx, err == 0, "%s: BPF_PROG_TEST_RUN: %s", r->call, strerror(-err));
+	snprintf(name, sizeof(name), "%s_%s", prog, p->suffix);
+	skel = lab2__open();
+	observe(ctx, skel ? 0 : -errno, "%s.open", tag);
+	if (!skel)
+		return;
+	fd = load_one_skel(skel->skeleton, name, 1, &v);
+	observe(ctx, fd < 0 ? v.err : 0, "%s.load", tag);
+	if (fd < 0) {
+		diag_log(v.log, 20);
+		goto out;
+	}
+	skel->bss->nr_loops = in->nr_loops;
+	skel->bss->stop_at = in->stop_at;
+	skel->bss->selector = in->selector;
+	skel->bss->n1 = in->n1;
+	skel->bss->n2 = in->n2;
+	skel->bss->n3 = in->n3;
+	skel->bss->flags_rt = in->flags;
+	skel->bss->cookie = in->cookie;
+	err = tc_test_run(fd, 1, &retval, NULL);
+	observe(ctx, err, "%s.run", tag);
+	if (err)
+		goto out;
+	observe(ctx, skel->bss->result, "%s.result", tag);
+	observe(ctx, (int32_t)retval, "%s.retval", tag);
+	observe(ctx, (long long)skel->bss->calls, "%s.calls", tag);
+	observe(ctx, (long long)skel->bss->index_sum, "%s.index_sum", tag);
+	observe(ctx, (long long)skel->bss->ctx_not_null, "%s.ctx_not_null", tag);
+	observe(ctx, (long long)skel->bss->calls2, "%s.calls2", tag);
+	observe(ctx, (long long)skel->bss->calls3, "%s.calls3", tag);
+	observe(ctx, (long long)skel->bss->wrong2, "%s.wrong2", tag);
+	observe(ctx, (long long)skel->bss->wrong3, "%s.wrong3", tag);
+	observe(ctx, (long long)skel->bss->calls_a, "%s.calls_a", tag);
+	observe(ctx, (long long)skel->bss->calls_b, "%s.calls_b", tag);
+out:
+	verdict_free(&v);
+	lab2__destroy(skel);
 }
 
-static void run_end(struct run *r)
+/* The judge's side of one run: it loaded and ran; false after a failure. */
+static bool ran(struct test_ctx *ctx, const char *tag, const char *call)
 {
-	lab2__destroy(r->skel);
-	r->skel = NULL;
+	long long open = seen(ctx, "%s.open", tag), load, run;
+
+	if (!CHECK(ctx, open == 0, "opening the lab2 object: %s", err_name(open)))
+		return false;
+	load = seen(ctx, "%s.load", tag);
+	if (!CHECK(ctx, load == 0, "%s did not load (%s)", call, err_name(load)))
+		return false;
+	run = seen(ctx, "%s.run", tag);
+	return CHECK(ctx, run == 0, "%s: BPF_PROG_TEST_RUN: %s", call, err_name(run));
+}
+
+/* One output of a run is want. */
+static bool out_is(struct test_ctx *ctx, const char *tag, const char *call, const char *output,
+		   long long want, const char *what)
+{
+	char label[300];
+
+	snprintf(label, sizeof(label), "%s: %s", call, what);
+	return CHECK_EQ(ctx, seen(ctx, "%s.%s", tag, output), want, label);
 }
 
 /* The helper's return, in the global and as the program's return value. */
-static void check_ret(struct test_ctx *ctx, const struct run *r, int64_t want)
+static void check_ret(struct test_ctx *ctx, const char *tag, const char *call, int64_t want)
 {
-	char what[64];
-
-	snprintf(what, sizeof(what), "bpf_loop's return%s", errno_note(want));
-	CHECK_EQ(ctx, r->skel->bss->result, want, at(r, what));
-	CHECK_EQ(ctx, r->retval, (int32_t)want, at(r, "the program's return value"));
+	out_is(ctx, tag, call, "result", want, "bpf_loop's return");
+	out_is(ctx, tag, call, "retval", (int32_t)want, "the program's return value");
 }
 
-/* count: nr_loops calls of a callback that sums its indices and stops
- * (returns 1) at stop_at. */
-static void expect_count(struct test_ctx *ctx, const struct path *p, uint32_t nr_loops,
-			 uint32_t stop_at, uint64_t flags, int64_t want_ret, uint64_t want_calls)
-{
-	uint64_t want_sum = want_calls ? want_calls * (want_calls - 1) / 2 : 0;
-	char inputs[100], stop[32] = "no stop";
-	struct run r;
+/* ---- count: nr_loops calls of a callback that sums its indices and the
+ * cookie, stopping (returning 1) at stop_at ---- */
 
-	if (!run_load(ctx, &r, "count", p))
+static void count_label(char *buf, size_t size, const char *tag, const struct path *p,
+			const struct inputs *in)
+{
+	char stop[32] = "no stop";
+
+	if (in->stop_at != NEVER)
+		snprintf(stop, sizeof(stop), "stop at index %u", in->stop_at);
+	snprintf(buf, size, "count_%s (%s): %u loops, %s, flags %#llx [%s]", p->suffix, p->name,
+		 in->nr_loops, stop, (unsigned long long)in->flags, tag);
+}
+
+static void count_run(struct test_ctx *ctx, const char *tag, const struct path *p,
+		      const struct inputs *in)
+{
+	exercise(ctx, tag, "count", p, in);
+}
+
+static void count_judge(struct test_ctx *ctx, const char *tag, const struct path *p,
+			const struct inputs *in, int64_t want_ret, uint64_t want_calls)
+{
+	uint64_t want_sum = want_calls * (want_calls - (want_calls > 0)) / 2 +
+			    want_calls * in->cookie;
+	char call[200];
+
+	count_label(call, sizeof(call), tag, p, in);
+	if (!ran(ctx, tag, call))
 		return;
-	r.skel->bss->nr_loops = nr_loops;
-	r.skel->bss->stop_at = stop_at;
-	r.skel->bss->flags_rt = flags;
-	if (stop_at != NEVER)
-		snprintf(stop, sizeof(stop), "stop at index %u", stop_at);
-	snprintf(inputs, sizeof(inputs), "%u loops, %s, flags %#llx", nr_loops, stop,
-		 (unsigned long long)flags);
-	if (run_go(ctx, &r, inputs)) {
-		check_ret(ctx, &r, want_ret);
-		CHECK_EQ(ctx, r.skel->bss->calls, want_calls, at(&r, "the callback's calls"));
-		CHECK_EQ(ctx, r.skel->bss->index_sum, want_sum,
-			 at(&r, "the sum of the indices it got"));
-	}
-	run_end(&r);
+	check_ret(ctx, tag, call, want_ret);
+	out_is(ctx, tag, call, "calls", want_calls, "the callback's calls");
+	out_is(ctx, tag, call, "index_sum", want_sum,
+	       "the sum of the indices it got, each plus the ctx's cookie");
 }
 
-static void count_500(struct test_ctx *ctx)
+static struct inputs count_inputs(const struct test_ctx *ctx, uint32_t nr_loops, uint32_t stop_at,
+				  uint64_t flags)
 {
+	struct inputs in = { .nr_loops = nr_loops, .stop_at = stop_at, .flags = flags };
+
+	in.cookie = param(ctx, "cookie", 1, 1u << 30);
+	return in;
+}
+
+static uint32_t some_loops(const struct test_ctx *ctx)
+{
+	return (uint32_t)param(ctx, "nr_loops", 200, 800);
+}
+
+RUN(lab2_count_500)
+{
+	struct inputs in = count_inputs(ctx, some_loops(ctx), NEVER, 0);
 	int i;
 
 	for (i = 0; i < NR_PATHS; i++)
-		expect_count(ctx, &paths[i], 500, NEVER, 0, 500, 500);
+		count_run(ctx, paths[i].suffix, &paths[i], &in);
+}
+
+JUDGE(lab2_count_500)
+{
+	struct inputs in = count_inputs(ctx, some_loops(ctx), NEVER, 0);
+	int i;
+
+	for (i = 0; i < NR_PATHS; i++)
+		count_judge(ctx, paths[i].suffix, &paths[i], &in, in.nr_loops, in.nr_loops);
 }
 
 /* The call that returns 1 counts. */
-static void early_stop(struct test_ctx *ctx)
+static struct inputs early_inputs(const struct test_ctx *ctx)
 {
+	uint32_t n = some_loops(ctx);
+
+	return count_inputs(ctx, n, (uint32_t)param(ctx, "stop_at", 1, n - 2), 0);
+}
+
+RUN(lab2_early_stop)
+{
+	struct inputs in = early_inputs(ctx);
 	int i;
 
 	for (i = 0; i < NR_PATHS; i++)
-		expect_count(ctx, &paths[i], 500, 50, 0, 51, 51);
+		count_run(ctx, paths[i].suffix, &paths[i], &in);
 }
 
-static void max_loops(struct test_ctx *ctx)
+JUDGE(lab2_early_stop)
 {
+	struct inputs in = early_inputs(ctx);
 	int i;
 
 	for (i = 0; i < NR_PATHS; i++)
-		expect_count(ctx, &paths[i], LOOP_LIMIT, NEVER, 0, LOOP_LIMIT, LOOP_LIMIT);
+		count_judge(ctx, paths[i].suffix, &paths[i], &in, in.stop_at + 1, in.stop_at + 1);
 }
 
-/* Only the helper path can pass non-zero flags. */
-static void limits_still_hold(struct test_ctx *ctx)
+RUN(lab2_max_loops)
 {
+	struct inputs in = count_inputs(ctx, LOOP_LIMIT, NEVER, 0);
 	int i;
 
-	for (i = 0; i < NR_PATHS; i++) {
-		expect_count(ctx, &paths[i], LOOP_LIMIT + 1, NEVER, 0, -E2BIG, 0);
-		expect_count(ctx, &paths[i], UINT32_MAX, NEVER, 0, -E2BIG, 0);
-	}
-	expect_count(ctx, HELPER_PATH, 5, NEVER, 1, -EINVAL, 0);
-	expect_count(ctx, HELPER_PATH, LOOP_LIMIT + 1, NEVER, 1, -EINVAL, 0);
+	for (i = 0; i < NR_PATHS; i++)
+		count_run(ctx, paths[i].suffix, &paths[i], &in);
 }
 
-static void null_ctx(struct test_ctx *ctx)
+JUDGE(lab2_max_loops)
 {
-	struct run r;
+	struct inputs in = count_inputs(ctx, LOOP_LIMIT, NEVER, 0);
 	int i;
 
-	for (i = 0; i < NR_PATHS; i++) {
-		if (!run_load(ctx, &r, "null_ctx", &paths[i]))
-			continue;
-		r.skel->bss->nr_loops = 10;
-		if (run_go(ctx, &r, "10 loops, ctx NULL")) {
-			check_ret(ctx, &r, 10);
-			CHECK_EQ(ctx, r.skel->bss->calls, 10, at(&r, "the callback's calls"));
-			CHECK_EQ(ctx, r.skel->bss->ctx_not_null, 0,
-				 at(&r, "the ctx values the callback got, OR-ed (0: all NULL)"));
+	for (i = 0; i < NR_PATHS; i++)
+		count_judge(ctx, paths[i].suffix, &paths[i], &in, LOOP_LIMIT, LOOP_LIMIT);
+}
+
+/*
+ * Too many loops (one past, the largest u32, one between) give -E2BIG on
+ * both paths; only the helper path can pass non-zero flags: -EINVAL, with
+ * a good count and with a bad one.
+ */
+struct limit_case {
+	char tag[24];
+	const struct path *path;
+	struct inputs in;
+	int64_t want;
+};
+
+static int limit_cases(const struct test_ctx *ctx, struct limit_case *c)
+{
+	uint32_t counts[3] = { LOOP_LIMIT + 1, UINT32_MAX,
+			       (uint32_t)param(ctx, "past_limit", LOOP_LIMIT + 2, UINT32_MAX - 1) };
+	static const char *const count_tags[3] = { "edge", "max", "between" };
+	uint64_t flag = 1ull << param(ctx, "flag_bit", 0, 63);
+	int i, k, n = 0;
+
+	for (i = 0; i < NR_PATHS; i++)
+		for (k = 0; k < 3; k++, n++) {
+			snprintf(c[n].tag, sizeof(c[n].tag), "%s.%s", paths[i].suffix, count_tags[k]);
+			c[n].path = &paths[i];
+			c[n].in = count_inputs(ctx, counts[k], NEVER, 0);
+			c[n].want = -E2BIG;
 		}
-		run_end(&r);
+	for (k = 0; k < 2; k++, n++) {
+		snprintf(c[n].tag, sizeof(c[n].tag), "helper.%s", k ? "flags_and_count" : "flags");
+		c[n].path = HELPER_PATH;
+		c[n].in = count_inputs(ctx, k ? LOOP_LIMIT + 1 : (uint32_t)param(ctx, "few", 1, 20),
+				       NEVER, flag);
+		c[n].want = -EINVAL;
 	}
+	return n;
 }
 
-static void nested(struct test_ctx *ctx)
+RUN(lab2_limits_still_hold)
 {
-	struct run r;
+	struct limit_case c[8];
+	int i, n = limit_cases(ctx, c);
+
+	for (i = 0; i < n; i++)
+		count_run(ctx, c[i].tag, c[i].path, &c[i].in);
+}
+
+JUDGE(lab2_limits_still_hold)
+{
+	struct limit_case c[8];
+	int i, n = limit_cases(ctx, c);
+
+	for (i = 0; i < n; i++)
+		count_judge(ctx, c[i].tag, c[i].path, &c[i].in, c[i].want, 0);
+}
+
+/* ---- a NULL ctx ---- */
+
+static struct inputs null_inputs(const struct test_ctx *ctx)
+{
+	return (struct inputs){ .nr_loops = (uint32_t)param(ctx, "nr_loops", 5, 50) };
+}
+
+RUN(lab2_null_ctx)
+{
+	struct inputs in = null_inputs(ctx);
+	int i;
+
+	for (i = 0; i < NR_PATHS; i++)
+		exercise(ctx, paths[i].suffix, "null_ctx", &paths[i], &in);
+}
+
+JUDGE(lab2_null_ctx)
+{
+	struct inputs in = null_inputs(ctx);
+	char call[200];
 	int i;
 
 	for (i = 0; i < NR_PATHS; i++) {
-		if (!run_load(ctx, &r, "nested", &paths[i]))
+		const char *tag = paths[i].suffix;
+
+		snprintf(call, sizeof(call), "null_ctx_%s (%s): %u loops, ctx NULL", tag,
+			 paths[i].name, in.nr_loops);
+		if (!ran(ctx, tag, call))
 			continue;
-		r.skel->bss->n1 = 3;
-		r.skel->bss->n2 = 4;
-		r.skel->bss->n3 = 5;
-		if (run_go(ctx, &r, "3 x 4 x 5 loops")) {
-			check_ret(ctx, &r, 3);
-			CHECK_EQ(ctx, r.skel->bss->calls2, 3 * 4, at(&r, "second-level calls"));
-			CHECK_EQ(ctx, r.skel->bss->calls3, 3 * 4 * 5, at(&r, "innermost calls"));
-			CHECK_EQ(ctx, r.skel->bss->wrong2, 0,
-				 at(&r, "second-level bpf_loop returns other than 4"));
-			CHECK_EQ(ctx, r.skel->bss->wrong3, 0,
-				 at(&r, "innermost bpf_loop returns other than 5"));
-		}
-		run_end(&r);
+		check_ret(ctx, tag, call, in.nr_loops);
+		out_is(ctx, tag, call, "calls", in.nr_loops, "the callback's calls");
+		out_is(ctx, tag, call, "ctx_not_null", 0,
+		       "the ctx values the callback got, OR-ed (0: all NULL)");
 	}
 }
 
-/* pick_a runs all 7 loops; pick_b stops at index 2 (3 calls). */
-static void runtime_callback(struct test_ctx *ctx)
+/* ---- nested loops ---- */
+
+static struct inputs nested_inputs(const struct test_ctx *ctx)
 {
-	static const struct {
-		uint32_t selector;
-		const char *inputs;
-		int64_t ret;
-		uint64_t a, b;
-	} picks[] = {
-		{ 0, "7 loops, callback pick_a (runs to the end)", 7, 7, 0 },
-		{ 1, "7 loops, callback pick_b (stops at index 2)", 3, 0, 3 },
-	};
-	struct run r;
+	return (struct inputs){ .n1 = (uint32_t)param(ctx, "n1", 2, 6),
+				.n2 = (uint32_t)param(ctx, "n2", 2, 6),
+				.n3 = (uint32_t)param(ctx, "n3", 2, 6) };
+}
+
+RUN(lab2_nested)
+{
+	struct inputs in = nested_inputs(ctx);
+	int i;
+
+	for (i = 0; i < NR_PATHS; i++)
+		exercise(ctx, paths[i].suffix, "nested", &paths[i], &in);
+}
+
+JUDGE(lab2_nested)
+{
+	struct inputs in = nested_inputs(ctx);
+	char call[200];
+	int i;
+
+	for (i = 0; i < NR_PATHS; i++) {
+		const char *tag = paths[i].suffix;
+
+		snprintf(call, sizeof(call), "nested_%s (%s): %u x %u x %u loops", tag,
+			 paths[i].name, in.n1, in.n2, in.n3);
+		if (!ran(ctx, tag, call))
+			continue;
+		check_ret(ctx, tag, call, in.n1);
+		out_is(ctx, tag, call, "calls2", in.n1 * in.n2, "second-level calls");
+		out_is(ctx, tag, call, "calls3", in.n1 * in.n2 * in.n3, "innermost calls");
+		out_is(ctx, tag, call, "wrong2", 0, "second-level bpf_loop returns other than n2");
+		out_is(ctx, tag, call, "wrong3", 0, "innermost bpf_loop returns other than n3");
+	}
+}
+
+/* ---- a callback picked at run time: pick_a runs every loop; pick_b stops
+ * at index 2 (3 calls) ---- */
+
+static uint32_t picks_loops(const struct test_ctx *ctx)
+{
+	return (uint32_t)param(ctx, "nr_loops", 4, 20);
+}
+
+RUN(lab2_runtime_callback)
+{
+	struct inputs in = { .nr_loops = picks_loops(ctx) };
+	char tag[32];
 	int i, k;
 
 	for (i = 0; i < NR_PATHS; i++)
 		for (k = 0; k < 2; k++) {
-			if (!run_load(ctx, &r, "runtime_callback", &paths[i]))
-				continue;
-			r.skel->bss->nr_loops = 7;
-			r.skel->bss->selector = picks[k].selector;
-			if (run_go(ctx, &r, picks[k].inputs)) {
-				check_ret(ctx, &r, picks[k].ret);
-				CHECK_EQ(ctx, r.skel->bss->calls_a, picks[k].a,
-					 at(&r, "pick_a's calls"));
-				CHECK_EQ(ctx, r.skel->bss->calls_b, picks[k].b,
-					 at(&r, "pick_b's calls"));
-			}
-			run_end(&r);
+			in.selector = k;
+			snprintf(tag, sizeof(tag), "%s.%s", paths[i].suffix, k ? "b" : "a");
+			exercise(ctx, tag, "runtime_callback", &paths[i], &in);
 		}
 }
 
-/* Load one program of lab2_reject.bpf.c, each in an object of its own. */
-static int load_reject(const char *prog, struct verdict *v)
+JUDGE(lab2_runtime_callback)
 {
-	struct lab2_reject *skel = lab2_reject__open();
-	int fd;
+	uint32_t n = picks_loops(ctx);
+	char tag[32], call[200];
+	int i, k;
 
-	if (!skel) {
-		v->err = -errno;
-		v->log = NULL;
-		return v->err;
-	}
-	fd = load_one_skel(skel->skeleton, prog, 1, v);
-	lab2_reject__destroy(skel);
-	return fd;
+	for (i = 0; i < NR_PATHS; i++)
+		for (k = 0; k < 2; k++) {
+			snprintf(tag, sizeof(tag), "%s.%s", paths[i].suffix, k ? "b" : "a");
+			snprintf(call, sizeof(call), "runtime_callback_%s (%s): %u loops, callback %s",
+				 paths[i].suffix, paths[i].name, n,
+				 k ? "pick_b (stops at index 2)" : "pick_a (runs to the end)");
+			if (!ran(ctx, tag, call))
+				continue;
+			check_ret(ctx, tag, call, k ? 3 : n);
+			out_is(ctx, tag, call, "calls_a", k ? 0 : n, "pick_a's calls");
+			out_is(ctx, tag, call, "calls_b", k ? 3 : 0, "pick_b's calls");
+		}
 }
 
-/*
- * base_good must load; base_bad must not, with error err and a verifier
- * log that contains says. bug says what is wrong with the bad one.
- */
-static void expect_refusal(struct test_ctx *ctx, const char *base, const char *bug, int err,
-			   const char *says)
-{
-	struct verdict v = { 0 };
-	char good[64], bad[64];
-	int fd;
+/* ---- refusals ---- */
 
-	snprintf(good, sizeof(good), "%s_good", base);
-	snprintf(bad, sizeof(bad), "%s_bad", base);
-	fd = load_reject(good, &v);
-	if (!CHECK(ctx, fd >= 0, "%s, the twin without the bug, did not load (%s): the verifier "
-		   "must accept it before a refusal of %s counts", good, strerror(-v.err), bad))
-		diag_log(v.log, 20);
-	verdict_free(&v);
-
-	fd = load_reject(bad, &v);
-	if (fd >= 0) {
-		check_failed(ctx, __FILE__, __LINE__, "%s loaded: the verifier must refuse %s",
-			     bad, bug);
-	} else {
-		char what[160];
-		bool ok;
-
-		snprintf(what, sizeof(what), "the load's error for %s%s", bad, errno_note(err));
-		ok = CHECK_EQ(ctx, v.err, err, what);
-		ok &= CHECK(ctx, v.log && strstr(v.log, says),
-			    "%s was refused, but the verifier's log does not say \"%s\"", bad, says);
-		if (!ok)
-			diag_log(v.log, 20);
-	}
-	verdict_free(&v);
-}
+/* A bad program of lab2_reject.bpf.c beside its good twin: what is wrong
+ * with it, the load's error and what the verifier's log must say. */
+struct refusal {
+	const char *base, *bug;
+	int err;
+	const char *says;
+};
 
 /* prepare_func_exit(): the callback's R0 is checked against [0, 1]. */
-static void reject_ret_2(struct test_ctx *ctx)
-{
-	expect_refusal(ctx, "ret", "a callback that returns 2", -EINVAL,
-		       "At callback return the register R0 has value (0x2; 0x0)");
-}
-
+static const struct refusal ret_2 = {
+	"ret", "a callback that returns 2", -EINVAL,
+	"At callback return the register R0 has value (0x2; 0x0)",
+};
 /* check_reg_arg(): R3 of the callback is not initialised. */
-static void reject_r3_read(struct test_ctx *ctx)
-{
-	expect_refusal(ctx, "r3", "a callback that reads R3", -EACCES, "R3 !read_ok");
-}
-
+static const struct refusal r3_read = {
+	"r3", "a callback that reads R3", -EACCES, "R3 !read_ok",
+};
 /* check_stack_access_within_bounds(): the index is any u32. */
-static void reject_unchecked_index(struct test_ctx *ctx)
-{
-	expect_refusal(ctx, "index", "a callback that indexes ctx's array without a bound",
-		       -EACCES, "invalid unbounded variable-offset write to stack");
-}
-
+static const struct refusal unchecked_index = {
+	"index", "a callback that indexes ctx's array without a bound", -EACCES,
+	"invalid unbounded variable-offset write to stack",
+};
 /* check_stack_access_within_bounds(): ctx + 512 is past the caller's frame. */
-static void reject_ctx_oob(struct test_ctx *ctx)
-{
-	expect_refusal(ctx, "oob", "a callback that writes past the caller's stack", -EACCES,
-		       "invalid write to stack");
-}
-
+static const struct refusal ctx_oob = {
+	"oob", "a callback that writes past the caller's stack", -EACCES, "invalid write to stack",
+};
 /*
  * __check_func_call(): each nested callback takes a frame, up to 8, and
  * the ninth is refused. (check_max_stack_depth() would say "8 frames ...
  * too deep !" of a kernel that never checks the callbacks' bodies.)
  */
-static void reject_recursion(struct test_ctx *ctx)
-{
-	expect_refusal(ctx, "recursion", "a callback that passes itself to bpf_loop", -E2BIG,
-		       "the call stack of 9 frames is too deep");
-}
-
-/* check_max_stack_depth(): the frames of a call chain share 512 bytes. */
-static void reject_deep_nesting(struct test_ctx *ctx)
-{
-	expect_refusal(ctx, "deep", "nested callbacks whose frames add up to 640 bytes", -EACCES,
-		       "combined stack size of ");
-}
-
-const struct suite_test lab2_tests[] = {
-	{ "lab2.count_500", "500 loops: returns 500, 500 calls, indices 0..499 (both paths)",
-	  count_500, 0 },
-	{ "lab2.early_stop", "a callback returning 1 at index 50: returns 51, 51 calls",
-	  early_stop, 0 },
-	{ "lab2.null_ctx", "a NULL ctx reaches the callback as NULL", null_ctx, 0 },
-	{ "lab2.nested", "3 x 4 x 5 nested loops: 60 innermost calls, right returns", nested, 0 },
-	{ "lab2.max_loops", "exactly 1 << 23 loops run and return 1 << 23", max_loops, 0 },
-	{ "lab2.runtime_callback", "a callback picked at run time: each choice runs right",
-	  runtime_callback, 0 },
-	{ "lab2.limits_still_hold", "too many loops give -E2BIG, bad flags -EINVAL",
-	  limits_still_hold, 0 },
-	{ "lab2.reject_ret_2", "a callback returning 2 is refused", reject_ret_2, 0 },
-	{ "lab2.reject_r3_read", "a callback reading R3 is refused", reject_r3_read, 0 },
-	{ "lab2.reject_unchecked_index", "an unchecked index into the caller's stack is refused",
-	  reject_unchecked_index, 0 },
-	{ "lab2.reject_ctx_oob", "a write through ctx past the caller's stack is refused",
-	  reject_ctx_oob, 0 },
-	{ "lab2.reject_recursion", "a callback passing itself to bpf_loop is refused",
-	  reject_recursion, 0 },
-	{ "lab2.reject_deep_nesting", "nested callbacks over 512 bytes of stack are refused",
-	  reject_deep_nesting, 0 },
-	{ 0 },
+static const struct refusal recursion = {
+	"recursion", "a callback that passes itself to bpf_loop", -E2BIG,
+	"the call stack of 9 frames is too deep",
 };
+/* check_max_stack_depth(): the frames of a call chain share 512 bytes. */
+static const struct refusal deep_nesting = {
+	"deep", "nested callbacks whose frames add up to 640 bytes", -EACCES,
+	"combined stack size of ",
+};
+
+/* Load NAME_good and NAME_bad, each in an object of its own; report
+ * good.* and bad.*, and whether the bad one's log says what it must. */
+static void refusal_run(struct test_ctx *ctx, const struct refusal *r)
+{
+	static const char *const which[2] = { "good", "bad" };
+	struct lab2_reject *skel;
+	struct verdict v = { 0 };
+	char prog[64];
+	int k, fd;
+
+	for (k = 0; k < 2; k++) {
+		skel = lab2_reject__open();
+		observe(ctx, skel ? 0 : -errno, "%s.open", which[k]);
+		if (!skel)
+			return;
+		snprintf(prog, sizeof(prog), "%s_%s", r->base, which[k]);
+		fd = load_one_skel(skel->skeleton, prog, 1, &v);
+		observe(ctx, fd < 0 ? v.err : 0, "%s.load", which[k]);
+		if (fd < 0) {
+			bool says = v.log && strstr(v.log, r->says);
+
+			if (k == 1)
+				observe(ctx, says, "bad.log_says");
+			if (k == 0 || !says || v.err != r->err)
+				diag_log(v.log, 20);
+		}
+		verdict_free(&v);
+		lab2_reject__destroy(skel);
+	}
+}
+
+/* The good twin loaded, the bad one did not, with the right error and a
+ * log that names the problem. */
+static void refusal_judge(struct test_ctx *ctx, const struct refusal *r)
+{
+	long long open = seen(ctx, "good.open"), load;
+	char what[160];
+
+	if (!CHECK(ctx, open == 0, "opening the lab2_reject object: %s", err_name(open)))
+		return;
+	load = seen(ctx, "good.load");
+	CHECK(ctx, load == 0, "%s_good, the twin without the bug, did not load (%s): the verifier "
+	      "must accept it before a refusal of %s_bad counts", r->base, err_name(load), r->base);
+	open = seen(ctx, "bad.open");
+	if (!CHECK(ctx, open == 0, "opening the lab2_reject object: %s", err_name(open)))
+		return;
+	load = seen(ctx, "bad.load");
+	if (!CHECK(ctx, load != 0, "%s_bad loaded: the verifier must refuse %s", r->base, r->bug))
+		return;
+	snprintf(what, sizeof(what), "the load's error for %s_bad", r->base);
+	CHECK_EQ(ctx, load, r->err, what);
+	CHECK(ctx, seen(ctx, "bad.log_says") == 1,
+	      "%s_bad was refused, but the verifier's log does not say \"%s\"", r->base, r->says);
+}
+
+#define REFUSAL(name, r)						\
+	RUN(name) { refusal_run(ctx, &(r)); }				\
+	JUDGE(name) { refusal_judge(ctx, &(r)); }
+
+REFUSAL(lab2_reject_ret_2, ret_2)
+REFUSAL(lab2_reject_r3_read, r3_read)
+REFUSAL(lab2_reject_unchecked_index, unchecked_index)
+REFUSAL(lab2_reject_ctx_oob, ctx_oob)
+REFUSAL(lab2_reject_recursion, recursion)
+REFUSAL(lab2_reject_deep_nesting, deep_nesting)

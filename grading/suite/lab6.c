@@ -25,352 +25,512 @@
 /* count_cb's stop_at when it should not stop. */
 #define NEVER UINT32_MAX
 
-/* One program of lab6.bpf.c, loaded, with what its translation holds. */
-struct prog {
-	struct lab6 *skel;
-	int fd;
-	const char *name;
-	int helper_calls;	/* calls of a helper (any: bpf_loop is the only one) */
-	int bpf_calls;		/* calls of a BPF function (callbacks, subprograms) */
-	int32_t retval;
-};
-
 /*
- * Count the calls in the translated program. The kernel rewrote each
- * helper call's imm into an address offset, so the helper's ID is gone:
- * the programs of lab6.bpf.c call no helper but bpf_loop, so any helper
- * call is a bpf_loop call.
+ * Count the calls in a loaded program's translation. The kernel rewrote
+ * each helper call's imm into an address offset, so the helper's ID is
+ * gone: the programs of lab6.bpf.c call no helper but bpf_loop, so any
+ * helper call is a bpf_loop call. Reports TAG.info, TAG.insns,
+ * TAG.helper_calls and TAG.bpf_calls.
  */
-static bool read_xlated(struct test_ctx *ctx, struct prog *p)
+static void observe_xlated(struct test_ctx *ctx, const char *tag, int fd)
 {
 	struct bpf_prog_info info = { 0 };
 	uint32_t len = sizeof(info), i, n;
 	struct bpf_insn *insns;
+	int helper = 0, bpf = 0, err;
 
-	if (!CHECK(ctx, bpf_obj_get_info_by_fd(p->fd, &info, &len) == 0,
-		   "%s: BPF_OBJ_GET_INFO_BY_FD: %s", p->name, strerror(errno)))
-		return false;
+	err = bpf_obj_get_info_by_fd(fd, &info, &len) ? -errno : 0;
 	n = info.xlated_prog_len / sizeof(*insns);
-	if (!CHECK(ctx, n > 0, "%s: the kernel gives no translated instructions "
-		   "(xlated_prog_len 0: is the suite running as root?)", p->name))
-		return false;
-	insns = calloc(n, sizeof(*insns));
-	if (!CHECK(ctx, insns != NULL, "out of memory"))
-		return false;
-	memset(&info, 0, sizeof(info));
-	info.xlated_prog_len = n * sizeof(*insns);
-	info.xlated_prog_insns = (uint64_t)(unsigned long)insns;
-	len = sizeof(info);
-	if (!CHECK(ctx, bpf_obj_get_info_by_fd(p->fd, &info, &len) == 0,
-		   "%s: BPF_OBJ_GET_INFO_BY_FD (instructions): %s", p->name, strerror(errno))) {
-		free(insns);
-		return false;
+	insns = calloc(n ? n : 1, sizeof(*insns));
+	if (!err && n && insns) {
+		memset(&info, 0, sizeof(info));
+		info.xlated_prog_len = n * sizeof(*insns);
+		info.xlated_prog_insns = (uint64_t)(unsigned long)insns;
+		len = sizeof(info);
+		err = bpf_obj_get_info_by_fd(fd, &info, &len) ? -errno : 0;
 	}
-	p->helper_calls = p->bpf_calls = 0;
-	for (i = 0; i < n; i++) {
+	observe(ctx, err, "%s.info", tag);
+	observe(ctx, n, "%s.insns", tag);
+	for (i = 0; !err && i < n; i++) {
 		if (insns[i].code != (BPF_JMP | BPF_CALL))
 			continue;
 		if (insns[i].src_reg == 0)
-			p->helper_calls++;
+			helper++;
 		else if (insns[i].src_reg == BPF_PSEUDO_CALL)
-			p->bpf_calls++;
+			bpf++;
 	}
 	free(insns);
-	return true;
+	if (!err) {
+		observe(ctx, helper, "%s.helper_calls", tag);
+		observe(ctx, bpf, "%s.bpf_calls", tag);
+	}
 }
 
-/* Open lab6, load name and read its translation; false after a diagnostic. */
-static bool prog_load(struct test_ctx *ctx, struct prog *p, const char *name)
+/* The inputs of one run of a program of lab6.bpf.c. */
+struct inputs {
+	uint64_t nr_loops;	/* nr_loops gets its low half, nr_loops64 all of it */
+	uint32_t stop_at, selector;
+	uint64_t flags;
+	uint64_t regs[4], canary[3];
+};
+
+/*
+ * Open lab6, load prog, report its translation as TAG.*; with inputs, run
+ * it once and report its outputs too.
+ */
+static void exercise(struct test_ctx *ctx, const char *tag, const char *prog,
+		     const struct inputs *in)
 {
 	struct verdict v = { 0 };
+	uint32_t retval = 0;
+	struct lab6 *skel;
+	int fd, err, i;
 
-	memset(p, 0, sizeof(*p));
-	p->name = name;
-	p->skel = lab6__open();
-	if (!CHECK(ctx, p->skel != NULL, "opening the lab6 object: %s", strerror(errno)))
-		return false;
-	p->fd = load_one_skel(p->skel->skeleton, name, 1, &v);
-	if (!CHECK(ctx, p->fd >= 0, "%s did not load (%s)", name, strerror(-v.err)))
+	skel = lab6__open();
+	observe(ctx, skel ? 0 : -errno, "%s.open", tag);
+	if (!skel)
+		return;
+	fd = load_one_skel(skel->skeleton, prog, 1, &v);
+	observe(ctx, fd < 0 ? v.err : 0, "%s.load", tag);
+	if (fd < 0) {
 		diag_log(v.log, 20);
-	verdict_free(&v);
-	if (p->fd < 0 || !read_xlated(ctx, p)) {
-		lab6__destroy(p->skel);
-		p->skel = NULL;
-		return false;
+		goto out;
 	}
-	return true;
+	observe_xlated(ctx, tag, fd);
+	if (!in)
+		goto out;
+	skel->bss->nr_loops = (uint32_t)in->nr_loops;
+	skel->bss->nr_loops64 = in->nr_loops;
+	skel->bss->stop_at = in->stop_at;
+	skel->bss->selector = in->selector;
+	skel->bss->flags_rt = in->flags;
+	memcpy(skel->bss->in_reg, in->regs, sizeof(in->regs));
+	memcpy(skel->bss->in_canary, in->canary, sizeof(in->canary));
+	err = tc_test_run(fd, 1, &retval, NULL);
+	observe(ctx, err, "%s.run", tag);
+	if (err)
+		goto out;
+	observe(ctx, (int32_t)retval, "%s.retval", tag);
+	observe(ctx, skel->bss->result, "%s.result", tag);
+	observe(ctx, (long long)skel->bss->calls, "%s.calls", tag);
+	observe(ctx, (long long)skel->bss->index_sum, "%s.index_sum", tag);
+	observe(ctx, (long long)skel->bss->calls_a, "%s.calls_a", tag);
+	observe(ctx, (long long)skel->bss->calls_b, "%s.calls_b", tag);
+	for (i = 0; i < 4; i++)
+		observe(ctx, (long long)skel->bss->out_reg[i], "%s.out_reg%d", tag, i);
+	for (i = 0; i < 3; i++)
+		observe(ctx, (long long)skel->bss->out_canary[i], "%s.out_canary%d", tag, i);
+out:
+	verdict_free(&v);
+	lab6__destroy(skel);
 }
 
-static void prog_end(struct prog *p)
+/* The judge's side of a load: false after a failure. */
+static bool loaded(struct test_ctx *ctx, const char *tag, const char *prog)
 {
-	lab6__destroy(p->skel);
-	p->skel = NULL;
+	long long open = seen(ctx, "%s.open", tag), load, info;
+
+	if (!CHECK(ctx, open == 0, "opening the lab6 object: %s", err_name(open)))
+		return false;
+	load = seen(ctx, "%s.load", tag);
+	if (!CHECK(ctx, load == 0, "%s did not load (%s)", prog, err_name(load)))
+		return false;
+	info = seen(ctx, "%s.info", tag);
+	if (!CHECK(ctx, info == 0, "%s: BPF_OBJ_GET_INFO_BY_FD: %s", prog, err_name(info)))
+		return false;
+	return CHECK(ctx, seen(ctx, "%s.insns", tag) > 0, "%s: the kernel gives no translated "
+		     "instructions (xlated_prog_len 0: is the suite running as root?)", prog);
 }
 
 /* The call was rewritten: no helper call left, and the callback is now
  * called from the program itself. */
-static bool check_inlined(struct test_ctx *ctx, const struct prog *p, const char *why)
+static bool is_inlined(struct test_ctx *ctx, const char *tag, const char *prog, const char *why)
 {
-	return CHECK(ctx, p->helper_calls == 0 && p->bpf_calls > 0,
-		     "%s: the bpf_loop call was not inlined (%d helper call(s) left in the "
-		     "translated program, %d BPF call(s)); %s", p->name, p->helper_calls,
-		     p->bpf_calls, why);
-}
+	long long helper, bpf;
 
-static bool check_kept(struct test_ctx *ctx, const struct prog *p, const char *why)
-{
-	return CHECK(ctx, p->helper_calls == 1,
-		     "%s: the bpf_loop call was inlined (%d helper calls in the translated "
-		     "program, expected 1): %s", p->name, p->helper_calls, why);
-}
-
-/* Load name and require it inlined; false (unloaded) after a diagnostic. */
-static bool load_inlined(struct test_ctx *ctx, struct prog *p, const char *name,
-			 const char *why)
-{
-	if (!prog_load(ctx, p, name))
+	if (!loaded(ctx, tag, prog))
 		return false;
-	if (!check_inlined(ctx, p, why)) {
-		prog_end(p);
-		return false;
-	}
-	return true;
+	helper = seen(ctx, "%s.helper_calls", tag);
+	bpf = seen(ctx, "%s.bpf_calls", tag);
+	return CHECK(ctx, helper == 0 && bpf > 0,
+		     "%s: the bpf_loop call was not inlined (%lld helper call(s) left in the "
+		     "translated program, %lld BPF call(s)); %s", prog, helper, bpf, why);
 }
 
-static bool prog_run(struct test_ctx *ctx, struct prog *p)
+static bool is_kept(struct test_ctx *ctx, const char *tag, const char *prog, const char *why)
 {
-	uint32_t retval = 0;
-	int err = tc_test_run(p->fd, 1, &retval, NULL);
+	long long helper;
 
-	p->retval = (int32_t)retval;
-	return CHECK(ctx, err == 0, "%s: BPF_PROG_TEST_RUN: %s", p->name, strerror(-err));
+	if (!loaded(ctx, tag, prog))
+		return false;
+	helper = seen(ctx, "%s.helper_calls", tag);
+	return CHECK(ctx, helper == 1, "%s: the bpf_loop call was inlined (%lld helper calls in "
+		     "the translated program, expected 1): %s", prog, helper, why);
+}
+
+static bool ran(struct test_ctx *ctx, const char *tag, const char *prog)
+{
+	long long run = seen(ctx, "%s.run", tag);
+
+	return CHECK(ctx, run == 0, "%s: BPF_PROG_TEST_RUN: %s", prog, err_name(run));
 }
 
 #define WHY_INLINE "its callback and flags (0) are the same on every path"
 
 /* The plain case is inlined; also when two paths reach the call with the
  * same callback and different ctx. */
-static void inlined(struct test_ctx *ctx)
-{
-	static const char *const names[] = { "count_inline", "same_cb_two_paths",
-					     "count_wide_inline", "saved_regs" };
-	struct prog p;
-	unsigned int i;
+static const char *const inlinable[] = { "count_inline", "same_cb_two_paths",
+					 "count_wide_inline", "saved_regs" };
+#define NR_INLINABLE (sizeof(inlinable) / sizeof(inlinable[0]))
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (load_inlined(ctx, &p, names[i], WHY_INLINE))
-			prog_end(&p);
+RUN(lab6_inlined)
+{
+	size_t i;
+
+	for (i = 0; i < NR_INLINABLE; i++)
+		exercise(ctx, inlinable[i], inlinable[i], NULL);
 }
 
-/* twin must be inlined, name must keep its call. */
-static void expect_kept(struct test_ctx *ctx, const char *twin, const char *name,
-			const char *why)
+JUDGE(lab6_inlined)
 {
-	struct prog p;
+	size_t i;
 
-	if (!load_inlined(ctx, &p, twin, "this is the inlinable twin, which must be "
-			  "inlined before a kept call counts"))
+	for (i = 0; i < NR_INLINABLE; i++)
+		is_inlined(ctx, inlinable[i], inlinable[i], WHY_INLINE);
+}
+
+/* twin must be inlined, prog must keep its call. */
+static void kept_run(struct test_ctx *ctx, const char *twin, const char *prog)
+{
+	exercise(ctx, "twin", twin, NULL);
+	exercise(ctx, prog, prog, NULL);
+}
+
+static void kept_judge(struct test_ctx *ctx, const char *twin, const char *prog, const char *why)
+{
+	if (!is_inlined(ctx, "twin", twin, "this is the inlinable twin, which must be inlined "
+			"before a kept call counts"))
 		return;
-	prog_end(&p);
-	if (!prog_load(ctx, &p, name))
+	is_kept(ctx, prog, prog, why);
+}
+
+#define FLAGS_UNKNOWN "its flags come from a global the verifier cannot know"
+#define FLAGS_ONE "its flags are the constant 1, which only the helper answers (-EINVAL)"
+
+RUN(lab6_kept_flags_unknown)
+{
+	exercise(ctx, "twin", "count_inline", NULL);
+	exercise(ctx, "count_helper", "count_helper", NULL);
+	exercise(ctx, "count_flags_one", "count_flags_one", NULL);
+}
+
+JUDGE(lab6_kept_flags_unknown)
+{
+	if (!is_inlined(ctx, "twin", "count_inline", "this is the inlinable twin, which must be "
+			"inlined before a kept call counts"))
 		return;
-	check_kept(ctx, &p, why);
-	prog_end(&p);
+	is_kept(ctx, "count_helper", "count_helper", FLAGS_UNKNOWN);
+	is_kept(ctx, "count_flags_one", "count_flags_one", FLAGS_ONE);
 }
 
-static void kept_flags_unknown(struct test_ctx *ctx)
+RUN(lab6_kept_flags_mixed)
 {
-	expect_kept(ctx, "count_inline", "count_helper",
-		    "its flags come from a global the verifier cannot know");
-	expect_kept(ctx, "count_inline", "count_flags_one",
-		    "its flags are the constant 1, which only the helper answers (-EINVAL)");
+	kept_run(ctx, "same_cb_two_paths", "flags_mixed");
 }
 
-static void kept_flags_mixed(struct test_ctx *ctx)
+JUDGE(lab6_kept_flags_mixed)
 {
-	expect_kept(ctx, "same_cb_two_paths", "flags_mixed",
-		    "its flags are 0 on one path and unknown on the other");
+	kept_judge(ctx, "same_cb_two_paths", "flags_mixed",
+		   "its flags are 0 on one path and unknown on the other");
 }
 
-static void kept_callback_differs(struct test_ctx *ctx)
+RUN(lab6_kept_callback_differs)
 {
-	expect_kept(ctx, "same_cb_two_paths", "cb_differs",
-		    "the two paths that reach its call pass different callbacks");
+	kept_run(ctx, "same_cb_two_paths", "cb_differs");
+}
+
+JUDGE(lab6_kept_callback_differs)
+{
+	kept_judge(ctx, "same_cb_two_paths", "cb_differs",
+		   "the two paths that reach its call pass different callbacks");
 }
 
 /*
- * count_inline (inlined) and count_helper (the helper) with the same
- * inputs must give the same return, calls and index sum, and the return
- * must be want (a full 64-bit value, as the helper's long).
+ * The inlined program and its helper twin with the same inputs must give
+ * the same return, calls and index sum, and the return must be want (a
+ * full 64-bit value, as the helper's long).
  */
-static void expect_same(struct test_ctx *ctx, const char *inl, const char *hlp, uint64_t n,
-			uint32_t stop_at, int64_t want)
-{
-	struct { int64_t ret; uint64_t calls, sum; int32_t retval; } got[2];
-	const char *names[2] = { inl, hlp };
-	char what[200], stop[40] = "";
-	struct prog p;
-	int k;
+struct same_case {
+	const char *inl, *hlp;
+	struct inputs in;
+	int64_t want;
+};
 
-	for (k = 0; k < 2; k++) {
-		if (k == 0 ? !load_inlined(ctx, &p, names[k], WHY_INLINE) : !prog_load(ctx, &p, names[k]))
-			return;
-		p.skel->bss->nr_loops = (uint32_t)n;
-		p.skel->bss->nr_loops64 = n;
-		p.skel->bss->stop_at = stop_at;
-		if (!prog_run(ctx, &p)) {
-			prog_end(&p);
-			return;
-		}
-		got[k].ret = p.skel->bss->result;
-		got[k].calls = p.skel->bss->calls;
-		got[k].sum = p.skel->bss->index_sum;
-		got[k].retval = p.retval;
-		prog_end(&p);
-	}
-	if (stop_at != NEVER)
-		snprintf(stop, sizeof(stop), ", stop at index %u", stop_at);
-	snprintf(what, sizeof(what), "%s, %#llx loops%s: bpf_loop's return%s",
-		 inl, (unsigned long long)n, stop, errno_note(want));
-	if (!CHECK(ctx, got[0].ret == want,
-		   "%s: expected %lld (%#llx), got %lld (%#llx)", what, (long long)want,
-		   (unsigned long long)want, (long long)got[0].ret,
-		   (unsigned long long)got[0].ret))
+static void same_run(struct test_ctx *ctx, const struct same_case *c, int k)
+{
+	char tag[24];
+
+	snprintf(tag, sizeof(tag), "inl%d", k);
+	exercise(ctx, tag, c->inl, &c->in);
+	snprintf(tag, sizeof(tag), "hlp%d", k);
+	exercise(ctx, tag, c->hlp, &c->in);
+}
+
+static void same_judge(struct test_ctx *ctx, const struct same_case *c, int k)
+{
+	char inl[24], hlp[24], what[200], stop[40] = "";
+	long long ret[2], calls[2], sum[2], retval[2];
+	const char *tags[2] = { inl, hlp };
+	int i;
+
+	snprintf(inl, sizeof(inl), "inl%d", k);
+	snprintf(hlp, sizeof(hlp), "hlp%d", k);
+	if (!is_inlined(ctx, inl, c->inl, WHY_INLINE) || !ran(ctx, inl, c->inl))
 		return;
-	CHECK(ctx, got[1].ret == want, "%s (the helper, %s): expected %lld, got %lld",
-	      what, hlp, (long long)want, (long long)got[1].ret);
-	CHECK(ctx, got[0].calls == got[1].calls && got[0].sum == got[1].sum &&
-	      got[0].retval == got[1].retval,
-	      "%s: the inlined loop made %llu calls (index sum %llu, program returned %d), "
-	      "the helper %llu (index sum %llu, returned %d)", what,
-	      (unsigned long long)got[0].calls, (unsigned long long)got[0].sum, got[0].retval,
-	      (unsigned long long)got[1].calls, (unsigned long long)got[1].sum, got[1].retval);
+	if (!loaded(ctx, hlp, c->hlp) || !ran(ctx, hlp, c->hlp))
+		return;
+	for (i = 0; i < 2; i++) {
+		ret[i] = seen(ctx, "%s.result", tags[i]);
+		calls[i] = seen(ctx, "%s.calls", tags[i]);
+		sum[i] = seen(ctx, "%s.index_sum", tags[i]);
+		retval[i] = seen(ctx, "%s.retval", tags[i]);
+	}
+	if (c->in.stop_at != NEVER)
+		snprintf(stop, sizeof(stop), ", stop at index %u", c->in.stop_at);
+	snprintf(what, sizeof(what), "%s, %#llx loops%s: bpf_loop's return%s", c->inl,
+		 (unsigned long long)c->in.nr_loops, stop, errno_note(c->want));
+	if (!CHECK(ctx, ret[0] == c->want, "%s: expected %lld (%#llx), got %lld (%#llx)", what,
+		   (long long)c->want, (unsigned long long)c->want, ret[0],
+		   (unsigned long long)ret[0]))
+		return;
+	CHECK(ctx, ret[1] == c->want, "%s (the helper, %s): expected %lld, got %lld", what, c->hlp,
+	      (long long)c->want, ret[1]);
+	CHECK(ctx, calls[0] == calls[1] && sum[0] == sum[1] && retval[0] == retval[1],
+	      "%s: the inlined loop made %lld calls (index sum %lld, program returned %lld), "
+	      "the helper %lld (index sum %lld, returned %lld)", what, calls[0], sum[0], retval[0],
+	      calls[1], sum[1], retval[1]);
 }
 
-static void count_500(struct test_ctx *ctx)
+/* A test made of such cases: RUN and JUDGE over the same list. */
+#define SAME_TEST(name, cases_fn)					\
+	RUN(name)							\
+	{								\
+		struct same_case c[4];					\
+		int k, n = cases_fn(ctx, c);				\
+									\
+		for (k = 0; k < n; k++)					\
+			same_run(ctx, &c[k], k);			\
+	}								\
+	JUDGE(name)							\
+	{								\
+		struct same_case c[4];					\
+		int k, n = cases_fn(ctx, c);				\
+									\
+		for (k = 0; k < n; k++)					\
+			same_judge(ctx, &c[k], k);			\
+	}
+
+static struct same_case count_case(uint64_t n, uint32_t stop_at, int64_t want)
 {
-	expect_same(ctx, "count_inline", "count_helper", 500, NEVER, 500);
+	return (struct same_case){ "count_inline", "count_helper",
+				   { .nr_loops = n, .stop_at = stop_at }, want };
 }
 
-static void early_stop(struct test_ctx *ctx)
+static uint32_t some_loops(const struct test_ctx *ctx)
 {
-	expect_same(ctx, "count_inline", "count_helper", 500, 0, 1);
-	expect_same(ctx, "count_inline", "count_helper", 500, 50, 51);
-	expect_same(ctx, "count_inline", "count_helper", 500, 499, 500);
+	return (uint32_t)param(ctx, "nr_loops", 200, 800);
 }
 
-static void zero_loops(struct test_ctx *ctx)
+static int count_cases(struct test_ctx *ctx, struct same_case *c)
 {
-	expect_same(ctx, "count_inline", "count_helper", 0, NEVER, 0);
+	c[0] = count_case(some_loops(ctx), NEVER, some_loops(ctx));
+	return 1;
 }
+SAME_TEST(lab6_count_500, count_cases)
 
-static void max_loops(struct test_ctx *ctx)
+/* Stops at the first index, at one drawn, at the last: the call that
+ * returns 1 counts. */
+static int early_cases(struct test_ctx *ctx, struct same_case *c)
 {
-	expect_same(ctx, "count_inline", "count_helper", LOOP_LIMIT, NEVER, LOOP_LIMIT);
+	uint32_t n = some_loops(ctx), k = (uint32_t)param(ctx, "stop_at", 1, n - 2);
+
+	c[0] = count_case(n, 0, 1);
+	c[1] = count_case(n, k, k + 1);
+	c[2] = count_case(n, n - 1, n);
+	return 3;
 }
+SAME_TEST(lab6_early_stop, early_cases)
+
+static int zero_cases(struct test_ctx *ctx, struct same_case *c)
+{
+	(void)ctx;
+	c[0] = count_case(0, NEVER, 0);
+	return 1;
+}
+SAME_TEST(lab6_zero_loops, zero_cases)
+
+static int max_cases(struct test_ctx *ctx, struct same_case *c)
+{
+	(void)ctx;
+	c[0] = count_case(LOOP_LIMIT, NEVER, LOOP_LIMIT);
+	return 1;
+}
+SAME_TEST(lab6_max_loops, max_cases)
 
 /* -E2BIG is the long -7: all 64 bits set but the low three. */
-static void too_many(struct test_ctx *ctx)
+static int too_many_cases(struct test_ctx *ctx, struct same_case *c)
 {
-	expect_same(ctx, "count_inline", "count_helper", LOOP_LIMIT + 1, NEVER, -E2BIG);
-	expect_same(ctx, "count_inline", "count_helper", UINT32_MAX, NEVER, -E2BIG);
+	c[0] = count_case(LOOP_LIMIT + 1, NEVER, -E2BIG);
+	c[1] = count_case(UINT32_MAX, NEVER, -E2BIG);
+	c[2] = count_case(param(ctx, "past_limit", LOOP_LIMIT + 2, UINT32_MAX - 1), NEVER, -E2BIG);
+	return 3;
 }
+SAME_TEST(lab6_too_many, too_many_cases)
 
 /* A 64-bit nr_loops: the helper's u32 argument keeps the low half. */
-static void wide_nr_loops(struct test_ctx *ctx)
+static int wide_cases(struct test_ctx *ctx, struct same_case *c)
 {
-	expect_same(ctx, "count_wide_inline", "count_wide_helper", (1ull << 32) + 5, NEVER, 5);
-	expect_same(ctx, "count_wide_inline", "count_wide_helper", (1ull << 32) + LOOP_LIMIT + 1,
-		    NEVER, -E2BIG);
+	uint64_t high = param(ctx, "high", 1, 0xffffffff) << 32;
+	uint32_t low = (uint32_t)param(ctx, "low", 1, 50);
+
+	c[0] = (struct same_case){ "count_wide_inline", "count_wide_helper",
+				   { .nr_loops = high + low, .stop_at = NEVER }, low };
+	c[1] = (struct same_case){ "count_wide_inline", "count_wide_helper",
+				   { .nr_loops = high + LOOP_LIMIT + 1, .stop_at = NEVER }, -E2BIG };
+	return 2;
 }
+SAME_TEST(lab6_wide_nr_loops, wide_cases)
 
 /* Non-zero flags reach the helper, which says -EINVAL without a call. */
-static void bad_flags(struct test_ctx *ctx)
+static const char *const flag_progs[] = { "count_helper", "count_flags_one" };
+
+static struct inputs flags_inputs(const struct test_ctx *ctx)
 {
-	static const char *const names[] = { "count_helper", "count_flags_one" };
-	struct prog p;
-	unsigned int i;
+	return (struct inputs){ .nr_loops = param(ctx, "nr_loops", 1, 20), .stop_at = NEVER,
+				.flags = 1ull << param(ctx, "flag_bit", 0, 63) };
+}
 
-	if (!load_inlined(ctx, &p, "count_inline", "the inlinable twin must be inlined"))
+RUN(lab6_bad_flags)
+{
+	struct inputs in = flags_inputs(ctx);
+	int i;
+
+	exercise(ctx, "twin", "count_inline", NULL);
+	for (i = 0; i < 2; i++)
+		exercise(ctx, flag_progs[i], flag_progs[i], &in);
+}
+
+JUDGE(lab6_bad_flags)
+{
+	struct inputs in = flags_inputs(ctx);
+	char what[160];
+	int i;
+
+	if (!is_inlined(ctx, "twin", "count_inline", "the inlinable twin must be inlined"))
 		return;
-	prog_end(&p);
 	for (i = 0; i < 2; i++) {
-		char what[120];
-
-		if (!prog_load(ctx, &p, names[i]))
+		if (!loaded(ctx, flag_progs[i], flag_progs[i]) || !ran(ctx, flag_progs[i], flag_progs[i]))
 			continue;
-		p.skel->bss->nr_loops = 5;
-		p.skel->bss->stop_at = NEVER;
-		p.skel->bss->flags_rt = 1;
-		if (prog_run(ctx, &p)) {
-			snprintf(what, sizeof(what), "%s, 5 loops, flags 1: bpf_loop's return%s",
-				 names[i], errno_note(-EINVAL));
-			CHECK_EQ(ctx, p.skel->bss->result, -EINVAL, what);
-			snprintf(what, sizeof(what), "%s, 5 loops, flags 1: the callback's calls",
-				 names[i]);
-			CHECK_EQ(ctx, p.skel->bss->calls, 0, what);
-		}
-		prog_end(&p);
+		snprintf(what, sizeof(what), "%s, %llu loops, flags %s: bpf_loop's return",
+			 flag_progs[i], (unsigned long long)in.nr_loops, i ? "1" : "non-zero");
+		CHECK_EQ(ctx, seen(ctx, "%s.result", flag_progs[i]), -EINVAL, what);
+		snprintf(what, sizeof(what), "%s, %llu loops, flags %s: the callback's calls",
+			 flag_progs[i], (unsigned long long)in.nr_loops, i ? "1" : "non-zero");
+		CHECK_EQ(ctx, seen(ctx, "%s.calls", flag_progs[i]), 0, what);
 	}
 }
 
 /* Both paths of the one inlined call run their own ctx. */
-static void two_paths_run(struct test_ctx *ctx)
+static uint32_t two_paths_loops(const struct test_ctx *ctx)
 {
-	struct prog p;
+	return (uint32_t)param(ctx, "nr_loops", 5, 30);
+}
+
+RUN(lab6_two_paths_run)
+{
+	struct inputs in = { .nr_loops = two_paths_loops(ctx), .stop_at = NEVER };
+
+	for (in.selector = 0; in.selector < 2; in.selector++)
+		exercise(ctx, in.selector ? "path1" : "path0", "same_cb_two_paths", &in);
+}
+
+JUDGE(lab6_two_paths_run)
+{
+	long long n = two_paths_loops(ctx), ret, a, b;
 	uint32_t sel;
 
 	for (sel = 0; sel < 2; sel++) {
-		if (!load_inlined(ctx, &p, "same_cb_two_paths", WHY_INLINE))
+		const char *tag = sel ? "path1" : "path0";
+
+		if (!is_inlined(ctx, tag, "same_cb_two_paths", WHY_INLINE) ||
+		    !ran(ctx, tag, "same_cb_two_paths"))
 			return;
-		p.skel->bss->nr_loops = 9;
-		p.skel->bss->selector = sel;
-		if (prog_run(ctx, &p)) {
-			CHECK(ctx, p.skel->bss->result == 9 &&
-			      p.skel->bss->calls_a == (sel ? 0 : 9) &&
-			      p.skel->bss->calls_b == (sel ? 9 : 0),
-			      "same_cb_two_paths, 9 loops, path %u: expected return 9 and 9 calls "
-			      "on ctx %c, got return %lld, %llu calls on a, %llu on b", sel,
-			      sel ? 'b' : 'a', (long long)p.skel->bss->result,
-			      (unsigned long long)p.skel->bss->calls_a,
-			      (unsigned long long)p.skel->bss->calls_b);
-		}
-		prog_end(&p);
+		ret = seen(ctx, "%s.result", tag);
+		a = seen(ctx, "%s.calls_a", tag);
+		b = seen(ctx, "%s.calls_b", tag);
+		CHECK(ctx, ret == n && a == (sel ? 0 : n) && b == (sel ? n : 0),
+		      "same_cb_two_paths, %lld loops, path %u: expected return %lld and %lld calls on "
+		      "ctx %c, got return %lld, %lld calls on a, %lld on b", n, sel, n, n,
+		      sel ? 'b' : 'a', ret, a, b);
 	}
 }
 
-/* R6 to R9 and the program's stack are as they were before the loop. */
-static void saved_regs(struct test_ctx *ctx)
+/* R6 to R9 and the program's stack are as they were before the loop;
+ * their values are drawn. */
+static struct inputs saved_inputs(const struct test_ctx *ctx)
 {
-	static const uint64_t regs[4] = { 0x6666666611111111ull, 0x7777777722222222ull,
-					  0x8888888833333333ull, 0x9999999944444444ull };
-	static const uint64_t canary[3] = { 0xc0ffee0000000001ull, 0xc0ffee0000000002ull,
-					    0xc0ffee0000000003ull };
-	struct prog p;
+	struct inputs in = { .nr_loops = param(ctx, "nr_loops", 3, 20), .stop_at = NEVER };
+	char name[16];
 	int i;
 
-	if (!load_inlined(ctx, &p, "saved_regs", WHY_INLINE))
-		return;
-	p.skel->bss->nr_loops = 7;
-	p.skel->bss->stop_at = NEVER;
-	memcpy(p.skel->bss->in_reg, regs, sizeof(regs));
-	memcpy(p.skel->bss->in_canary, canary, sizeof(canary));
-	if (prog_run(ctx, &p)) {
-		CHECK_EQ(ctx, p.skel->bss->result, 7, "saved_regs, 7 loops: bpf_loop's return");
-		CHECK_EQ(ctx, p.skel->bss->calls, 7, "saved_regs, 7 loops: the callback's calls");
-		for (i = 0; i < 4; i++)
-			CHECK(ctx, p.skel->bss->out_reg[i] == regs[i],
-			      "saved_regs: R%d, kept across the call, was %#llx, is %#llx after it",
-			      6 + i, (unsigned long long)regs[i],
-			      (unsigned long long)p.skel->bss->out_reg[i]);
-		for (i = 0; i < 3; i++)
-			CHECK(ctx, p.skel->bss->out_canary[i] == canary[i],
-			      "saved_regs: the program's stack at fp-%d was %#llx, is %#llx after "
-			      "the call (the loop's own slots must lie below the program's stack)",
-			      40 - 8 * i, (unsigned long long)canary[i],
-			      (unsigned long long)p.skel->bss->out_canary[i]);
+	for (i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "reg%d", i);
+		in.regs[i] = param(ctx, name, 1, UINT64_MAX);
 	}
-	prog_end(&p);
+	for (i = 0; i < 3; i++) {
+		snprintf(name, sizeof(name), "canary%d", i);
+		in.canary[i] = param(ctx, name, 1, UINT64_MAX);
+	}
+	return in;
+}
+
+RUN(lab6_saved_regs)
+{
+	struct inputs in = saved_inputs(ctx);
+
+	exercise(ctx, "saved_regs", "saved_regs", &in);
+}
+
+JUDGE(lab6_saved_regs)
+{
+	struct inputs in = saved_inputs(ctx);
+	char what[80];
+	int i;
+
+	if (!is_inlined(ctx, "saved_regs", "saved_regs", WHY_INLINE) ||
+	    !ran(ctx, "saved_regs", "saved_regs"))
+		return;
+	snprintf(what, sizeof(what), "saved_regs, %llu loops: bpf_loop's return",
+		 (unsigned long long)in.nr_loops);
+	CHECK_EQ(ctx, seen(ctx, "saved_regs.result"), in.nr_loops, what);
+	snprintf(what, sizeof(what), "saved_regs, %llu loops: the callback's calls",
+		 (unsigned long long)in.nr_loops);
+	CHECK_EQ(ctx, seen(ctx, "saved_regs.calls"), in.nr_loops, what);
+	for (i = 0; i < 4; i++) {
+		uint64_t got = (uint64_t)seen(ctx, "saved_regs.out_reg%d", i);
+
+		CHECK(ctx, got == in.regs[i],
+		      "saved_regs: R%d, kept across the call, was %#llx, is %#llx after it", 6 + i,
+		      (unsigned long long)in.regs[i], (unsigned long long)got);
+	}
+	for (i = 0; i < 3; i++) {
+		uint64_t got = (uint64_t)seen(ctx, "saved_regs.out_canary%d", i);
+
+		CHECK(ctx, got == in.canary[i],
+		      "saved_regs: the program's stack at fp-%d was %#llx, is %#llx after the call "
+		      "(the loop's own slots must lie below the program's stack)", 40 - 8 * i,
+		      (unsigned long long)in.canary[i], (unsigned long long)got);
+	}
 }
 
 /*
@@ -379,108 +539,146 @@ static void saved_regs(struct test_ctx *ctx)
  * only ever checked with its first value. It passes on a 6.1 kernel with
  * or without inlining; a kernel with the 6.7 fix refuses the program.
  */
-static int load_unsound(struct test_ctx *ctx, struct lab6_unsound **skel, const char *name)
+static struct lab6_unsound *unsound_load(struct test_ctx *ctx, const char *prog, int *fd)
 {
+	struct lab6_unsound *skel = lab6_unsound__open();
 	struct verdict v = { 0 };
-	int fd;
 
-	*skel = lab6_unsound__open();
-	if (!CHECK(ctx, *skel != NULL, "opening the lab6_unsound object: %s", strerror(errno)))
-		return -1;
-	fd = load_one_skel((*skel)->skeleton, name, 1, &v);
-	if (!CHECK(ctx, fd >= 0, "%s was refused (%s): this kernel verifies the callback for "
-		   "more than one run, unlike 6.1", name, strerror(-v.err)))
+	observe(ctx, skel ? 0 : -errno, "open");
+	if (!skel)
+		return NULL;
+	*fd = load_one_skel(skel->skeleton, prog, 1, &v);
+	observe(ctx, *fd < 0 ? v.err : 0, "load");
+	if (*fd < 0)
 		diag_log(v.log, 20);
 	verdict_free(&v);
-	if (fd < 0) {
-		lab6_unsound__destroy(*skel);
-		*skel = NULL;
+	if (*fd < 0) {
+		lab6_unsound__destroy(skel);
+		return NULL;
 	}
-	return fd;
+	return skel;
 }
 
-static void unsound_callback_accepted(struct test_ctx *ctx)
+static bool unsound_loaded(struct test_ctx *ctx, const char *prog)
 {
-	const uint64_t elem[2] = { 0x1111111111111111ull, 0x5eed5eed5eed5eedull };
+	long long open = seen(ctx, "open"), load;
+
+	if (!CHECK(ctx, open == 0, "opening the lab6_unsound object: %s", err_name(open)))
+		return false;
+	load = seen(ctx, "load");
+	return CHECK(ctx, load == 0, "%s was refused (%s): this kernel verifies the callback for "
+		     "more than one run, unlike 6.1", prog, err_name(load));
+}
+
+static void pair_values(const struct test_ctx *ctx, uint64_t elem[2])
+{
+	elem[0] = param(ctx, "elem0", 1, UINT64_MAX);
+	elem[1] = param(ctx, "elem1", 1, UINT64_MAX);
+}
+
+RUN(lab6_unsound_callback_accepted)
+{
 	struct lab6_unsound *skel;
-	uint32_t key, retval;
+	uint32_t key, retval = 0;
+	uint64_t elem[2];
 	int fd, map, err;
 
-	fd = load_unsound(ctx, &skel, "reach_next");
-	if (fd < 0)
+	skel = unsound_load(ctx, "reach_next", &fd);
+	if (!skel)
 		return;
+	pair_values(ctx, elem);
 	map = bpf_map__fd(skel->maps.pair);
 	for (key = 0; key < 2; key++)
-		CHECK(ctx, bpf_map_update_elem(map, &key, &elem[key], BPF_ANY) == 0,
-		      "writing element %u of the map pair: %s", key, strerror(errno));
+		observe(ctx, bpf_map_update_elem(map, &key, &elem[key], BPF_ANY) ? -errno : 0,
+			"update%u", key);
 	err = tc_test_run(fd, 1, &retval, NULL);
-	if (CHECK(ctx, err == 0, "reach_next: BPF_PROG_TEST_RUN: %s", strerror(-err))) {
-		CHECK_EQ(ctx, skel->bss->result, 2, "reach_next: bpf_loop's return");
-		CHECK(ctx, skel->bss->seen[0] == elem[0],
-		      "reach_next: the first run read %#llx, expected element 0's %#llx",
-		      (unsigned long long)skel->bss->seen[0], (unsigned long long)elem[0]);
-		CHECK(ctx, skel->bss->seen[1] == elem[1],
-		      "reach_next: the second run read %#llx; the flaw would make it element 1's "
-		      "%#llx, out of the 8 bytes the verifier approved",
-		      (unsigned long long)skel->bss->seen[1], (unsigned long long)elem[1]);
-		CHECK_EQ(ctx, skel->bss->idx_after, 2,
-			 "reach_next: the counter after the loop (the verifier believes 1)");
+	observe(ctx, err, "run");
+	if (!err) {
+		observe(ctx, skel->bss->result, "result");
+		observe(ctx, (long long)skel->bss->seen[0], "seen0");
+		observe(ctx, (long long)skel->bss->seen[1], "seen1");
+		observe(ctx, (long long)skel->bss->idx_after, "idx_after");
 	}
 	lab6_unsound__destroy(skel);
 }
 
-static void handbook_walk_prog(struct test_ctx *ctx)
+JUDGE(lab6_unsound_callback_accepted)
+{
+	uint64_t elem[2], got;
+	long long run;
+	unsigned int key;
+
+	if (!unsound_loaded(ctx, "reach_next"))
+		return;
+	pair_values(ctx, elem);
+	for (key = 0; key < 2; key++) {
+		long long up = seen(ctx, "update%u", key);
+
+		CHECK(ctx, up == 0, "writing element %u of the map pair: %s", key, err_name(up));
+	}
+	run = seen(ctx, "run");
+	if (!CHECK(ctx, run == 0, "reach_next: BPF_PROG_TEST_RUN: %s", err_name(run)))
+		return;
+	CHECK_EQ(ctx, seen(ctx, "result"), 2, "reach_next: bpf_loop's return");
+	got = (uint64_t)seen(ctx, "seen0");
+	CHECK(ctx, got == elem[0], "reach_next: the first run read %#llx, expected element 0's %#llx",
+	      (unsigned long long)got, (unsigned long long)elem[0]);
+	got = (uint64_t)seen(ctx, "seen1");
+	CHECK(ctx, got == elem[1], "reach_next: the second run read %#llx; the flaw would make it "
+	      "element 1's %#llx, out of the 8 bytes the verifier approved", (unsigned long long)got,
+	      (unsigned long long)elem[1]);
+	CHECK_EQ(ctx, seen(ctx, "idx_after"), 2,
+		 "reach_next: the counter after the loop (the verifier believes 1)");
+}
+
+/* table[0] and the bytes 8, 16 and 24 past the start of the value. */
+static void walk_bytes(const struct test_ctx *ctx, uint8_t b[4])
+{
+	char name[8];
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		snprintf(name, sizeof(name), "byte%d", i);
+		b[i] = (uint8_t)param(ctx, name, 1, 60);
+	}
+}
+
+RUN(lab6_handbook_walk_prog)
 {
 	struct lab6_unsound *skel;
 	uint32_t retval = 0;
-	uint8_t *page;
-	int fd, err;
+	uint8_t *page, b[4];
+	int fd, err, i;
 
-	fd = load_unsound(ctx, &skel, "walk_prog");
-	if (fd < 0)
+	skel = unsound_load(ctx, "walk_prog", &fd);
+	if (!skel)
 		return;
-	/* table[0] and the bytes 8, 16 and 24 past the start of the value,
-	 * in the page the skeleton maps. */
+	/* In the page the skeleton maps. */
+	walk_bytes(ctx, b);
 	page = (uint8_t *)skel->data_table;
-	page[0] = 1;
-	page[8] = 2;
-	page[16] = 4;
-	page[24] = 8;
+	for (i = 0; i < 4; i++)
+		page[8 * i] = b[i];
 	err = tc_test_run(fd, 1, &retval, NULL);
-	if (CHECK(ctx, err == 0, "walk_prog: BPF_PROG_TEST_RUN: %s", strerror(-err)))
-		CHECK(ctx, retval == 1 + 2 + 4 + 8,
-		      "walk_prog returned %u: expected 15 (table[0] + the bytes at 8, 16, 24 past "
-		      "it); 4 would mean every run read table[0], as the verifier proved", retval);
+	observe(ctx, err, "run");
+	if (!err)
+		observe(ctx, retval, "retval");
 	lab6_unsound__destroy(skel);
 }
 
-const struct suite_test lab6_tests[] = {
-	{ "lab6.inlined", "calls with one callback and flags 0 are inlined", inlined, 0 },
-	{ "lab6.kept_flags_unknown", "flags unknown or non-zero: the call stays a helper call",
-	  kept_flags_unknown, 0 },
-	{ "lab6.kept_flags_mixed", "flags 0 on one path only: the call stays",
-	  kept_flags_mixed, 0 },
-	{ "lab6.kept_callback_differs", "a callback that differs between paths: the call stays",
-	  kept_callback_differs, 0 },
-	{ "lab6.count_500", "500 loops inlined: the helper's return, calls and indices",
-	  count_500, 0 },
-	{ "lab6.early_stop", "a callback returning 1: the inlined loop stops as the helper does",
-	  early_stop, 0 },
-	{ "lab6.zero_loops", "0 loops inlined: returns 0, no call", zero_loops, 0 },
-	{ "lab6.max_loops", "1 << 23 loops inlined: all run", max_loops, 0 },
-	{ "lab6.too_many", "over 1 << 23 loops inlined: -E2BIG as the 64-bit -7", too_many, 0 },
-	{ "lab6.wide_nr_loops", "a 64-bit nr_loops: the inlined loop uses its low half too",
-	  wide_nr_loops, 0 },
-	{ "lab6.bad_flags", "non-zero flags reach the helper: -EINVAL, no call", bad_flags, 0 },
-	{ "lab6.two_paths_run", "one inlined call reached on two paths runs right on each",
-	  two_paths_run, 0 },
-	{ "lab6.saved_regs", "R6-R9 and the program's stack survive the inlined loop",
-	  saved_regs, 0 },
-	{ "lab6.unsound_callback_accepted",
-	  "demonstration: 6.1 accepts a callback whose second run reads past its map value",
-	  unsound_callback_accepted, 0 },
-	{ "lab6.handbook_walk_prog",
-	  "demonstration: the handbook's walk_prog is accepted and reads past its value",
-	  handbook_walk_prog, 0 },
-	{ 0 },
-};
+JUDGE(lab6_handbook_walk_prog)
+{
+	long long run, got;
+	uint8_t b[4];
+
+	if (!unsound_loaded(ctx, "walk_prog"))
+		return;
+	walk_bytes(ctx, b);
+	run = seen(ctx, "run");
+	if (!CHECK(ctx, run == 0, "walk_prog: BPF_PROG_TEST_RUN: %s", err_name(run)))
+		return;
+	got = seen(ctx, "retval");
+	CHECK(ctx, got == b[0] + b[1] + b[2] + b[3],
+	      "walk_prog returned %lld: expected %d (table[0] + the bytes at 8, 16, 24 past it); "
+	      "%d would mean every run read table[0], as the verifier proved", got,
+	      b[0] + b[1] + b[2] + b[3], 4 * b[0]);
+}

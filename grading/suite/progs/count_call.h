@@ -6,7 +6,9 @@
  *
  * With COUNT_STOP_AT defined (to a global of the including object, before
  * the #include), count_cb(): counts the calls and sums the indexes in a
- * struct count_ctx, and stops at index COUNT_STOP_AT.
+ * struct count_ctx, and stops at index COUNT_STOP_AT. With COUNT_COOKIE
+ * defined too, the ctx carries a cookie that each call adds to the sum: a
+ * value the caller puts in the ctx, which must reach every call.
  */
 #ifndef COUNT_CALL_H
 #define COUNT_CALL_H
@@ -23,6 +25,9 @@ static int count_call(__u32 index, void *data)
 struct count_ctx {
 	__u64 calls;
 	__u64 sum;
+#ifdef COUNT_COOKIE
+	__u64 cookie;
+#endif
 };
 
 static int count_cb(__u32 index, void *data)
@@ -30,7 +35,11 @@ static int count_cb(__u32 index, void *data)
 	struct count_ctx *c = data;
 
 	c->calls++;
+#ifdef COUNT_COOKIE
+	c->sum += index + c->cookie;
+#else
 	c->sum += index;
+#endif
 	return index == COUNT_STOP_AT;
 }
 #endif

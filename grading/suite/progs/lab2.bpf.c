@@ -26,11 +26,12 @@ __u32 nr_loops;
 __u32 stop_at;		/* the index at which the callback stops */
 __u32 selector;		/* runtime_callback: 0 picks pick_a, else pick_b */
 __u32 n1, n2, n3;	/* nested: the loops at each level */
+__u64 cookie;		/* count: put in the ctx, added to the sum at each call */
 
 /* Outputs. */
 __s64 result;		/* the (outermost) bpf_loop's return */
 __u64 calls;		/* the callback's calls */
-__u64 index_sum;	/* the indices it got, summed */
+__u64 index_sum;	/* the indices it got, each plus the cookie, summed */
 __u64 ctx_not_null;	/* null_ctx: every ctx the callback got, OR-ed */
 __u64 calls2, calls3;	/* nested: calls at the inner levels */
 __u64 wrong2, wrong3;	/* nested: inner returns that were not n2, n3 */
@@ -54,11 +55,12 @@ int name##_helper(struct __sk_buff *skb)				\
 /* count: nr_loops calls, stopping at stop_at; count_500, early_stop,
  * max_loops and limits_still_hold. */
 #define COUNT_STOP_AT stop_at
+#define COUNT_COOKIE
 #include "count_call.h"
 
 static __always_inline int count(__u64 flags, int helper_path)
 {
-	struct count_ctx c = {};
+	struct count_ctx c = { .cookie = cookie };
 
 	result = bpf_loop(nr_loops, count_cb, &c, flags);
 	calls = c.calls;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The in-guest suite: helpers shared by every lab's tests. */
+/* The in-guest suite: what every lab's RUN side uses to reach the kernel. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,21 +7,6 @@
 #include <linux/if_ether.h>
 
 #include "suite.h"
-
-int ktap_indent;
-
-void diag(const char *fmt, ...)
-{
-	char buf[1024], *line, *save = NULL;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		printf("%*s# %s\n", ktap_indent, "", line);
-	fflush(stdout);
-}
 
 void diag_log(const char *log, int max_lines)
 {
@@ -41,38 +26,18 @@ void diag_log(const char *log, int max_lines)
 		const char *nl = strchr(p, '\n');
 		int len = nl ? (int)(nl - p) : (int)strlen(p);
 
-		if (len)
-			printf("%*s#   %.*s\n", ktap_indent, "", len > 300 ? 300 : len, p);
+		if (len && diag_out)
+			fprintf(diag_out, "%*s#   %.*s\n", ktap_indent, "", len > 300 ? 300 : len, p);
 		p += len + (nl ? 1 : 0);
 	}
-	fflush(stdout);
+	if (diag_out)
+		fflush(diag_out);
 }
 
-void check_failed(struct test_ctx *ctx, const char *file, int line, const char *fmt, ...)
+int load_one_skel(struct bpf_object_skeleton *skel, const char *prog_name, int log_level,
+		  struct verdict *v)
 {
-	char buf[800];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	ctx->failed = true;
-	diag("%s (%s:%d)", buf, file, line);
-}
-
-void test_skip(struct test_ctx *ctx, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(ctx->skip_reason, sizeof(ctx->skip_reason), fmt, ap);
-	va_end(ap);
-	ctx->skipped = true;
-}
-
-static int load_only(struct bpf_object *obj, struct bpf_object_skeleton *skel,
-		     const char *prog_name, int log_level, struct verdict *v)
-{
+	struct bpf_object *obj = *skel->obj;
 	struct bpf_program *prog, *want = NULL;
 	int err;
 
@@ -95,7 +60,7 @@ static int load_only(struct bpf_object *obj, struct bpf_object_skeleton *skel,
 	bpf_program__set_log_level(want, log_level);
 	/* A skeleton's load also maps its global data, so that skel->bss
 	 * and skel->data show what the programs wrote. */
-	err = skel ? bpf_object__load_skeleton(skel) : bpf_object__load(obj);
+	err = bpf_object__load_skeleton(skel);
 	if (err) {
 		v->err = err < 0 ? err : -err;
 		return v->err;
@@ -104,19 +69,15 @@ static int load_only(struct bpf_object *obj, struct bpf_object_skeleton *skel,
 	return bpf_program__fd(want);
 }
 
-int load_one(struct bpf_object *obj, const char *prog_name, int log_level, struct verdict *v)
-{
-	return load_only(obj, NULL, prog_name, log_level, v);
-}
-
-int load_one_skel(struct bpf_object_skeleton *skel, const char *prog_name, int log_level,
-		  struct verdict *v)
-{
-	return load_only(*skel->obj, skel, prog_name, log_level, v);
-}
+/* --verbose: the verifier's log of every load a test made is shown. */
+static bool show_logs;
 
 void verdict_free(struct verdict *v)
 {
+	if (show_logs && v->log && *v->log) {
+		diag("the verifier's log:");
+		diag_log(v->log, 20);
+	}
 	free(v->log);
 	v->log = NULL;
 }
@@ -142,20 +103,6 @@ int tc_test_run(int prog_fd, unsigned int repeat, uint32_t *retval, uint32_t *du
 	if (duration_ns)
 		*duration_ns = opts.duration;
 	return 0;
-}
-
-const char *errno_note(long long ret)
-{
-	switch (ret) {
-	case -EINVAL:
-		return " (-EINVAL)";
-	case -E2BIG:
-		return " (-E2BIG)";
-	case -EACCES:
-		return " (-EACCES)";
-	default:
-		return "";
-	}
 }
 
 bool log_says_unknown_func(const char *log, int helper_id)
@@ -197,5 +144,6 @@ static int diag_print(enum libbpf_print_level level, const char *fmt, va_list ap
 
 void suite_libbpf_quiet(bool verbose)
 {
+	show_logs = verbose;
 	libbpf_set_print(verbose ? diag_print : quiet_print);
 }

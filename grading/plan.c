@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * plan: what grading/tests.list declares, for the programs that need it.
+ *
+ *   plan [--tests FILE] list [--lab N] [--only ID,...] [--where W,...]
+ *	The selected tests, one per line: ID LAB POINTS WHERE WHAT (tabs).
+ *	--lab N: the tests of labs 0..N (a suite-own test only when its lab
+ *	is N); without it, every lab (suite-own tests are left out). --only:
+ *	just the named tests (an id, or labN for all of lab N's), whatever
+ *	their lab; an unknown id is an error.
+ *	--where: only tests that run there (suite-own counts as suite).
+ *   plan [--tests FILE] where [--lab N] [--only ID,...]
+ *	Where the selected tests run, one per line, in the table's order:
+ *	suite, lab3, ... (what a run must start).
+ *   plan [--tests FILE] rubric
+ *	The default rubric: ID LAB POINTS, one per line.
+ *   plan [--tests FILE] header
+ *	The suite's table as C (SUITE_TEST(lab, name, "id", own, "what")
+ *	lines), for grading/suite/main.c.
+ *   plan [--tests FILE] labs
+ *	The lab numbers that have tests, one per line.
+ *
+ * The table's format is at the top of grading/tests.list; a line that
+ * breaks it is an error that names the file, the line and what is wrong.
+ * Exit status: 0 done, 1 bad table or bad selection (said on stderr),
+ * 2 usage.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_TESTS 512
+#define MAX_LABS 10
+
+struct test {
+	char id[96];
+	int lab;
+	double points;
+	char where[16];		/* suite, suite-own, lab3, ... */
+	char what[200];
+	bool selected;
+};
+
+static struct test tests[MAX_TESTS];
+static int nr_tests;
+
+static void die(const char *msg, const char *arg)
+{
+	fprintf(stderr, "plan: %s%s\n", msg, arg ? arg : "");
+	exit(1);
+}
+
+static bool valid_where(const char *w)
+{
+	if (!strcmp(w, "suite") || !strcmp(w, "suite-own"))
+		return true;
+	/* A host-side lab: "lab" and a number. */
+	return !strncmp(w, "lab", 3) && w[3] >= '0' && w[3] <= '9' && !w[4];
+}
+
+static void read_table(const char *path)
+{
+	char line[1024];
+	int lineno = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		fprintf(stderr, "plan: cannot read the test table %s: %s\n", path, strerror(errno));
+		exit(1);
+	}
+	while (fgets(line, sizeof(line), f)) {
+		struct test *t = &tests[nr_tests];
+		char id[96], where[16], *p = line;
+		int lab, n = 0, i;
+		double points;
+
+		lineno++;
+		p[strcspn(p, "\r\n")] = '\0';
+		p += strspn(p, " \t");
+		if (!*p || *p == '#')
+			continue;
+		if (sscanf(p, "%95s %d %lf %15s %n", id, &lab, &points, where, &n) != 4 || !n ||
+		    !p[n] || lab < 0 || lab >= MAX_LABS || points < 0 || !valid_where(where)) {
+			fprintf(stderr, "plan: %s:%d: expected 'ID LAB POINTS WHERE WHAT' (lab 0..%d, "
+				"points >= 0, WHERE suite, suite-own or labN), got '%s'\n",
+				path, lineno, MAX_LABS - 1, p);
+			exit(1);
+		}
+		if (strncmp(id, "lab", 3) || id[3] - '0' != lab || id[4] != '.') {
+			fprintf(stderr, "plan: %s:%d: the id %s does not start with lab%d.\n", path,
+				lineno, id, lab);
+			exit(1);
+		}
+		for (i = 0; i < nr_tests; i++)
+			if (!strcmp(tests[i].id, id)) {
+				fprintf(stderr, "plan: %s:%d: test %s is declared twice\n", path,
+					lineno, id);
+				exit(1);
+			}
+		if (nr_tests == MAX_TESTS)
+			die("too many tests in the table", NULL);
+		snprintf(t->id, sizeof(t->id), "%s", id);
+		t->lab = lab;
+		t->points = points;
+		snprintf(t->where, sizeof(t->where), "%s", where);
+		snprintf(t->what, sizeof(t->what), "%s", p + n);
+		nr_tests++;
+	}
+	fclose(f);
+	if (!nr_tests)
+		die("the test table declares no test: ", path);
+}
+
+static const char *where_of(const struct test *t)
+{
+	return strcmp(t->where, "suite-own") ? t->where : "suite";
+}
+
+/* WORD is one of the comma-separated items of LIST. */
+static bool in_list(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+	const char *p = list;
+
+	while (p && *p) {
+		if (!strncmp(p, word, n) && (p[n] == ',' || !p[n]))
+			return true;
+		p = strchr(p, ',');
+		if (p)
+			p++;
+	}
+	return false;
+}
+
+/* WORD is "labN" and T a test of lab N: --only lab3 names a whole lab. */
+static bool lab_named(const char *word, const struct test *t)
+{
+	char *end;
+	long n;
+
+	if (strncmp(word, "lab", 3) || !word[3])
+		return false;
+	n = strtol(word + 3, &end, 10);
+	return !*end && n == t->lab;
+}
+
+static bool lab_in_list(const char *list, const struct test *t)
+{
+	char word[16];
+
+	snprintf(word, sizeof(word), "lab%d", t->lab);
+	return in_list(list, word);
+}
+
+static void select_tests(int lab, const char *only, const char *where)
+{
+	int i;
+
+	if (only) {
+		/* Every named id must exist. */
+		char *copy = strdup(only), *save = NULL, *id;
+
+		for (id = strtok_r(copy, ",", &save); id; id = strtok_r(NULL, ",", &save)) {
+			for (i = 0; i < nr_tests && strcmp(tests[i].id, id) && !lab_named(id, &tests[i]); i++)
+				;
+			if (i == nr_tests) {
+				fprintf(stderr, "plan: no test is called %s (make check lists them; "
+					"grading/tests.list declares them)\n", id);
+				exit(1);
+			}
+		}
+		free(copy);
+	}
+	for (i = 0; i < nr_tests; i++) {
+		struct test *t = &tests[i];
+		bool own = !strcmp(t->where, "suite-own");
+
+		if (only)
+			t->selected = in_list(only, t->id) || lab_in_list(only, t);
+		else if (lab >= 0)
+			t->selected = t->lab <= lab && (!own || t->lab == lab);
+		else
+			t->selected = !own;
+		if (where && !in_list(where, where_of(t)))
+			t->selected = false;
+	}
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: plan [--tests FILE] list|where [--lab N] [--only ID,...] [--where W,...]\n"
+			"       plan [--tests FILE] rubric|header|labs\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	const char *table = NULL, *cmd, *only = NULL, *where = NULL;
+	int i = 1, lab = -1, k;
+
+	if (i + 1 < argc && !strcmp(argv[i], "--tests")) {
+		table = argv[i + 1];
+		i += 2;
+	}
+	if (i >= argc)
+		usage();
+	cmd = argv[i++];
+	for (; i < argc; i++) {
+		if (i + 1 < argc && !strcmp(argv[i], "--lab")) {
+			char *end;
+
+			lab = (int)strtol(argv[++i], &end, 10);
+			if (*end || lab < 0 || lab >= MAX_LABS)
+				die("--lab takes a lab number, not ", argv[i]);
+		} else if (i + 1 < argc && !strcmp(argv[i], "--only")) {
+			only = argv[++i];
+		} else if (i + 1 < argc && !strcmp(argv[i], "--where")) {
+			where = argv[++i];
+		} else {
+			usage();
+		}
+	}
+	if (!table) {
+		const char *kit = getenv("KIT");
+		static char path[4096];
+
+		snprintf(path, sizeof(path), "%s/grading/tests.list", kit ? kit : ".");
+		table = path;
+	}
+	read_table(table);
+	select_tests(lab, only, where);
+
+	if (!strcmp(cmd, "list")) {
+		for (k = 0; k < nr_tests; k++)
+			if (tests[k].selected)
+				printf("%s\t%d\t%g\t%s\t%s\n", tests[k].id, tests[k].lab,
+				       tests[k].points, where_of(&tests[k]), tests[k].what);
+	} else if (!strcmp(cmd, "where")) {
+		for (k = 0; k < nr_tests; k++) {
+			int j;
+
+			if (!tests[k].selected)
+				continue;
+			for (j = 0; j < k; j++)
+				if (tests[j].selected && !strcmp(where_of(&tests[j]), where_of(&tests[k])))
+					break;
+			if (j == k)
+				printf("%s\n", where_of(&tests[k]));
+		}
+	} else if (!strcmp(cmd, "rubric")) {
+		for (k = 0; k < nr_tests; k++)
+			printf("%s %d %g\n", tests[k].id, tests[k].lab, tests[k].points);
+	} else if (!strcmp(cmd, "labs")) {
+		for (k = 0; k < MAX_LABS; k++) {
+			int j;
+
+			for (j = 0; j < nr_tests && tests[j].lab != k; j++)
+				;
+			if (j < nr_tests)
+				printf("%d\n", k);
+		}
+	} else if (!strcmp(cmd, "header")) {
+		printf("/* Generated from grading/tests.list by grading/plan.c: do not edit. */\n");
+		for (k = 0; k < nr_tests; k++) {
+			const struct test *t = &tests[k];
+			const char *c;
+
+			if (strcmp(where_of(t), "suite"))
+				continue;
+			printf("SUITE_TEST(%d, ", t->lab);
+			for (c = t->id; *c; c++)
+				putchar(*c == '.' || *c == '-' ? '_' : *c);
+			printf(", \"%s\", %d, \"", t->id, !strcmp(t->where, "suite-own"));
+			for (c = t->what; *c; c++) {
+				if (*c == '"' || *c == '\\')
+					putchar('\\');
+				putchar(*c);
+			}
+			printf("\")\n");
+		}
+	} else {
+		usage();
+	}
+	return 0;
+}
