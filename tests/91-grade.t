@@ -90,6 +90,12 @@ done
 sleep 2
 kill -TERM -- "-$pid" 2>/dev/null
 wait "$pid"
+# Nothing of the stopped run goes on grading (a student's grading runs in
+# a process group of its own, which the signal to the run's group misses).
+sleep 1
+left=$(pgrep -af "grading/pipeline --grade .*--out $T/resume/" || true)
+[ -z "$left" ] && pass "resume: stopping the run stops the student being graded" ||
+	fail "resume: stopping the run stops the student being graded" "still running: $left"
 [ -f "$T/resume/students/no-apply/scores.tsv" ] && [ ! -d "$T/resume/students/only-lab1" ] &&
 	pass "resume: killed half-way, the finished student is kept and the unfinished one is not published" ||
 	fail "resume: killed half-way, the finished student is kept and the unfinished one is not published" "$(ls "$T/resume/students")"
