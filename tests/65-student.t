@@ -50,6 +50,12 @@ expect_verdict "student: ... lab 1's tests still pass" "$tsv" lab1.bad_flags pas
 expect_grep "student: a crash's reason is the oops" $'^lab2.count_500\tcrash\t.*(BUG|Oops|general protection)' "$tsv"
 expect_grep "student: each failure has the command that reruns it" 'make check N=2 ONLY=lab2.count_500' "$T/check1.out"
 note "first make check (the lab-1 state built from the trusted base, crashes, reboots): $(elapsed "$ts")"
+# What make check scored, and the tree it graded, for tests/91-grade.t:
+# make grade of the sample only-lab1 (the same tree) must score the same.
+c=$S/check/lab-02
+cp "$c/scores.tsv" "$T/lab1-state.scores.tsv" 2>/dev/null || true
+git -C "$S/linux" rev-parse "$(awk -F'\t' '$1 == "commit" { print $2 }' "$c/meta")^{tree}" \
+	>"$T/lab1-state.tree" 2>/dev/null || true
 
 # The student writes the verifier part (here: the reference patch).
 git -C "$S/linux" -c user.name=student -c user.email=s@example.invalid \

@@ -61,6 +61,27 @@ for sv in "reference solution/$last" "only-lab1 solution/01"; do
 		pass "samples: $1 builds the same tree as $2" ||
 		fail "samples: $1 builds the same tree as $2" "the sample is stale: run grading/make-samples, check, commit"
 done
+# One pipeline: tests/65-student.t's make check of the lab-1 state (N=2)
+# graded the tree of only-lab1; make grade must give each test it ran the
+# same verdict and points.
+C=$TESTS_OUT/student/lab1-state
+if [ ! -s "$C.scores.tsv" ]; then
+	echo "# skip: make check and make grade agree (tests/65-student.t left no scores: run it first)"
+else
+	name="one pipeline: make check N=2 and make grade score the tree of only-lab1 alike, test by test"
+	g=$T/samples/students/only-lab1
+	want=$(git -C "$LINUX" rev-parse -q --verify "$(col "$g/meta" commit 2)^{tree}")
+	mine=$(awk -F'\t' 'NR == FNR { v[$1] = $3 "\t" $4 "\t" $5; next }
+		{ print $1 "\t" $3 "\t" $4 "\t" $5 "\t|\t" ($1 in v ? v[$1] : "no grade") }' \
+		"$g/scores.tsv" "$C.scores.tsv" | awk -F'\t' '$2 "\t" $3 "\t" $4 != $6 "\t" $7 "\t" $8')
+	if [ "$(cat "$C.tree")" != "$want" ]; then
+		fail "$name" "make check graded tree $(cat "$C.tree"), make grade $want"
+	elif [ "$(wc -l <"$C.scores.tsv")" -lt 20 ] || [ -n "$mine" ]; then
+		fail "$name" "$(wc -l <"$C.scores.tsv") tests; ID, check's verdict, points, of | grade's:" "$mine"
+	else
+		pass "$name ($(wc -l <"$C.scores.tsv") tests)"
+	fi
+fi
 expect_grep "samples: after each student, progress gives the time left" '^ +5 of 6 done; about [0-9]+ min left$' "$T/samples.log"
 for f in gradebook.csv results.json junit.xml summary.md; do
 	[ -s "$T/samples/$f" ] || fail "samples: the run wrote $f"
