@@ -117,6 +117,18 @@ rm -f "$secret" "$HOME/.bpfloop-test-write-$$"
 expect_status "confine: no network inside (only a loopback)" 0 \
 	"$KIT/lib/confine" -- sh -c '[ "$(ls /sys/class/net 2>/dev/null | grep -cv "^lo$")" = 0 ]'
 expect_status "confine: a missing folder is refused (125)" 125 "$KIT/lib/confine" --ro /nonexistent -- true
+# A fork bomb whose processes outlive their parent (they keep a build's
+# make waiting for ever) is stopped once it sits at the process limit.
+ts=$(now)
+CONFINE_PROCS=40 "$KIT/lib/confine" --watch -- bash -c 'for i in $(seq 100); do sleep 300 & done 2>/dev/null; wait' \
+	>"$T/bomb.out" 2>&1
+st=$?
+if [ "$st" = 124 ] && grep -q 'ran at its limit of 40 processes' "$T/bomb.out" && ! pgrep -f 'sleep 300' >/dev/null; then
+	pass "confine: processes held at the limit stop the command in seconds (124), none left ($(elapsed "$ts"))"
+else
+	fail "confine: processes held at the limit stop the command in seconds (124), none left" \
+		"status $st after $(elapsed "$ts"): $(tail -n 3 "$T/bomb.out")" "$(pgrep -af 'sleep 300' | head -n 3)"
+fi
 
 # ---- scoring one student ----
 cat >"$T/tests.list" <<'EOF2'
