@@ -164,29 +164,7 @@ extra_patch "$A/include-secret" "bpf: include notes" kernel/bpf/bpf_iter.c "1i #
 # 2. A Makefile change that would run commands and print the canary.
 sol "$A/makefile-smuggle" solution/01
 extra_patch "$A/makefile-smuggle" "bpf: build notes" kernel/bpf/Makefile "1i \$(shell touch $marker)\\n\$(info \$(shell cat $canary))\\n\$(shell cat $canary >$T/leaked)"
-# 3. A kernel that prints KTAP "ok" lines on its console at boot.
-mkdir -p "$A/console-forger"
-{
-	wt=$T/wt
-	git -C "$wt" reset -q --hard && git -C "$wt" checkout -q --detach base
-	cat >>"$wt/kernel/bpf/helpers.c" <<'EOF'
-
-static int __init forge_results(void)
-{
-	int i;
-
-	pr_info("KTAP version 1\n");
-	for (i = 0; i < 30; i++)
-		pr_info("ok %d lab1.probe_present\n", i + 1);
-	pr_info("ok 1 lab1.zero_loops\nok 2 lab1.bad_flags\nok 3 lab1.too_many\n");
-	return 0;
-}
-late_initcall(forge_results);
-EOF
-	kit_git -C "$wt" commit -q -am "bpf: print results"
-	kit_git -C "$wt" format-patch -q -o "$A/console-forger" HEAD~1..HEAD
-}
-# 4. Broken folders.
+# 3. Broken folders.
 mkdir -p "$A/empty" "$A/mixed" "$A/binary" "$A/symlinked" "$A/.hidden" "$A/ada lovelace"
 cp "$KIT"/grading/samples/reference/0001-*.patch "$A/mixed/"
 cp "$KIT"/grading/samples/off-by-one/lab3.diff "$A/mixed/"
@@ -194,7 +172,7 @@ printf 'diff --git a/kernel/bpf/x.o b/kernel/bpf/x.o\nnew file mode 100644\nGIT 
 ln -s "$canary" "$A/symlinked/0001-notes.patch"
 cp -r "$KIT"/grading/samples/no-apply/. "$A/.hidden/"
 cp -r "$KIT"/grading/samples/no-apply/. "$A/ada lovelace/"
-# 5. make handin's output, from a lab branch at solution/02 (a sparse
+# 4. make handin's output, from a lab branch at solution/02 (a sparse
 # clone: handin reads only git).
 H=$T/handin-work
 git clone -q -s -n "$LINUX" "$H/linux"
@@ -247,11 +225,6 @@ fi
 	pass "hostile: the smuggler is graded on its allowed part (lab 1: 10 of 10)" ||
 	fail "hostile: the smuggler is graded on its allowed part (lab 1: 10 of 10)" "$(grep makefile-smuggle "$T/adv/gradebook.csv")"
 expect_grep "hostile: the report says the Makefile was ignored" 'kernel/bpf/Makefile: outside the files' "$T/adv/students/makefile-smuggle/feedback.md"
-[ "$(status console-forger)" = graded ] && [ "$(awk -F, 'NR > 1 && $1 == "console-forger" { print $3 }' "$T/adv/gradebook.csv")" = 0 ] &&
-	pass "hostile: 'ok' lines printed on the console gain nothing (lab 1: 0)" ||
-	fail "hostile: 'ok' lines printed on the console gain nothing (lab 1: 0)" "$(grep console-forger "$T/adv/gradebook.csv")"
-grep -q 'ok 1 lab1.probe_present' "$T/adv/students/console-forger/console.log" &&
-	pass "hostile: ... although the console really had them" || fail "hostile: ... although the console really had them"
 for v in "empty empty" "mixed several-formats" "binary binary-patch" "symlinked not-a-file"; do
 	set -- "${v% *}" "${v#* }"
 	[ "$(status "$1")" = invalid ] && grep -q "^reason	$2:" "$T/adv/students/$1/status" &&
