@@ -12,7 +12,6 @@
 T=$TESTS_OUT/lab6
 rm -rf "$T"
 mkdir -p "$T"
-M=$KIT/grading/mutants
 DEMOS=" lab6.unsound_callback_accepted lab6.handbook_walk_prog "
 
 ref=solution/06
@@ -69,27 +68,4 @@ else
 	fail "lab6: upstream builds" "$(tail -n 12 "$T/upstream.build.err")"
 fi
 
-if ! commit=$(kit_mutant_commit lab6 2>"$T/family.commit.err"); then
-	fail "lab6: the lab 6 family applies on $ref" "$(cat "$T/family.commit.err")"
-	exit 0
-fi
-if ! image=$(kernel_at "$commit" mutant6 2>"$T/family.build.err"); then
-	fail "lab6: the lab 6 family kernel builds" "$(tail -n 12 "$T/family.build.err")"
-	exit 0
-fi
-"$KIT/grading/run-suite" --quiet --kernel "$image" --out "$T/family" --lab 6 >/dev/null 2>&1
-tsv=$T/family/results.tsv
-bad=$(awk -F'\t' '$2 != "pass" { print $1 "(" $2 ")" }' "$tsv" | tr '\n' ' ')
-if [ -z "$bad" ] && grep -q '^lab6\.' "$tsv" && grep -q '^lab2\.' "$tsv"; then
-	pass "lab6: the lab 6 family with no switch passes every lab 0..2 and lab 6 test ($(wc -l <"$tsv"))"
-else
-	fail "lab6: the lab 6 family with no switch passes every lab 0..2 and lab 6 test" "not passed: ${bad:-none} ($tsv)"
-fi
-expect_hidden_switch "lab6: the guest (/proc/cmdline, dmesg, /sys/module) does not show bpfloop_mutant=2" "$image" 2 "$T/cmdline"
-
-grep -v '^#' "$M/lab6.expect" | grep -v '^$' | while read -r name tests; do
-	nr=$((10#${name%%-*}))
-	"$KIT/grading/run-suite" --quiet --kernel "$image" --out "$T/$name" --lab 6 \
-		--append "bpfloop_mutant=$nr" >/dev/null 2>&1
-	expect_caught "lab6 mutant $name is caught by: $tests" "$T/$name/results.tsv" "$tests"
-done
+expect_family lab6 lab6 6 mutant6 "$T" 2 || exit 0

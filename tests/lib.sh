@@ -109,6 +109,41 @@ expect_hidden_switch() {
 	fi
 }
 
+# expect_family PREFIX FAMILY LAB SLOT DIR NR: the known-wrong kernel
+# family grading/mutants/FAMILY, built once in build slot SLOT. With no
+# switch it passes every suite test of labs 0..LAB (it is the reference);
+# booted with bpfloop_mutant=NR, the guest does not show the switch; and
+# each mistake of FAMILY.expect is caught by the tests it names. Results
+# go under DIR. Returns 1 (after a failed check) when it cannot build.
+expect_family() {
+	local prefix=$1 family=$2 lab=$3 slot=$4 dir=$5 nr=$6 commit image tsv bad name tests
+	local m=$KIT/grading/mutants
+	if ! commit=$(kit_mutant_commit "$family" 2>"$dir/$family.commit.err"); then
+		fail "$prefix: the $family family applies" "$(cat "$dir/$family.commit.err")"
+		return 1
+	fi
+	if ! image=$(kernel_at "$commit" "$slot" 2>"$dir/$family.build.err"); then
+		fail "$prefix: the $family family kernel builds" "$(tail -n 12 "$dir/$family.build.err")"
+		return 1
+	fi
+	"$KIT/grading/run-suite" --quiet --kernel "$image" --out "$dir/$family-none" --lab "$lab" >/dev/null 2>&1
+	tsv=$dir/$family-none/results.tsv
+	bad=$(awk -F'\t' '$2 != "pass" { print $1 "(" $2 ")" }' "$tsv" | tr '\n' ' ')
+	if [ -z "$bad" ] && grep -q '^lab1\.' "$tsv" && grep -q "^lab$lab\\." "$tsv"; then
+		pass "$prefix: the $family family with no switch passes every suite test of labs 0..$lab ($(wc -l <"$tsv"))"
+	else
+		fail "$prefix: the $family family with no switch passes every suite test of labs 0..$lab" \
+			"not passed: ${bad:-none} ($tsv)"
+	fi
+	expect_hidden_switch "$prefix: the guest (/proc/cmdline, dmesg, /sys/module) does not show bpfloop_mutant=$nr" \
+		"$image" "$nr" "$dir/$family-cmdline"
+	while read -r name tests; do
+		"$KIT/grading/run-suite" --quiet --kernel "$image" --out "$dir/$name" --lab "$lab" \
+			--append "bpfloop_mutant=$((10#${name%%-*}))" >/dev/null 2>&1 || true
+		expect_caught "$prefix: mutant $name is caught by: $tests" "$dir/$name/results.tsv" "$tests"
+	done < <(grep -v '^#' "$m/$family.expect" | grep -v '^$')
+}
+
 # A kernel of the work tree at REF, built once per commit (kbuild/kernel-build),
 # in the scratch tree and build folder SLOT (default "ref"; the mutants use
 # their own, so that switching between them rebuilds little).

@@ -334,6 +334,37 @@ static void on_lost(void *ctx, int cpu, __u64 cnt)
 	((struct perf_seen *)ctx)->lost += cnt;
 }
 
+/*
+ * Run one case whose set-up ended with err: collect the program's samples
+ * while the child runs it, and print the case's obs line. Returns false
+ * (after printing why) when the set-up had failed: the case is over.
+ */
+static bool run_case(const char *name, int k, int err, struct child *ch, int perf_fd,
+		     struct perf_seen *seen)
+{
+	struct perf_buffer *pb = NULL;
+	struct result res;
+	const char *status;
+
+	if (!err) {
+		pb = perf_buffer__new(perf_fd, PERF_PAGES, on_sample, on_lost, seen, NULL);
+		if (!pb)
+			err = -errno;
+	}
+	status = finish(ch, !err, &res);
+	if (err) {
+		printf("obs name=%s case=%d status=error what=setting up the run: %s\n", name, k,
+		       strerror(-err));
+		perf_buffer__free(pb);
+		return false;
+	}
+	perf_buffer__consume(pb);
+	perf_buffer__free(pb);
+	printf("obs name=%s case=%d pid=%d cpu=%d status=%s err=%d retval=%u\n", name, k, ch->pid,
+	       ch->hello.cpu, status, res.err, res.retval);
+	return true;
+}
+
 static void print_perf(const char *name, int k, const struct perf_seen *p)
 {
 	int i;
@@ -510,10 +541,7 @@ static void run_pyperf(struct bpf_object *obj, const char *name, uint64_t seed)
 		return;
 	for (k = 0; k < PY_CASES; k++) {
 		struct perf_seen seen = { 0 };
-		struct perf_buffer *pb = NULL;
-		struct result res;
 		struct child ch = { .pid = -1 };
-		const char *status;
 		int err;
 
 		py_make_case(seed, k, &c);
@@ -526,22 +554,8 @@ static void run_pyperf(struct bpf_object *obj, const char *name, uint64_t seed)
 		err = spawn(bpf_program__fd(prog), c.comm, &ch);
 		if (!err && bpf_map_update_elem(m.pid, &ch.pid, &pd, BPF_ANY))
 			err = -errno;
-		if (!err) {
-			pb = perf_buffer__new(m.perf, PERF_PAGES, on_sample, on_lost, &seen, NULL);
-			if (!pb)
-				err = -errno;
-		}
-		status = finish(&ch, !err, &res);
-		if (err) {
-			printf("obs name=%s case=%d status=error what=setting up the run: %s\n", name,
-			       k, strerror(-err));
-			perf_buffer__free(pb);
+		if (!run_case(name, k, err, &ch, m.perf, &seen))
 			continue;
-		}
-		perf_buffer__consume(pb);
-		perf_buffer__free(pb);
-		printf("obs name=%s case=%d pid=%d cpu=%d status=%s err=%d retval=%u\n", name, k,
-		       ch.pid, ch.hello.cpu, status, res.err, res.retval);
 		py_report(&m, name, k);
 		print_perf(name, k, &seen);
 		printf("obs-end name=%s case=%d\n", name, k);
@@ -681,12 +695,9 @@ static void run_strobemeta(struct bpf_object *obj, const char *name, uint64_t se
 		int ncpus = libbpf_num_possible_cpus();
 		size_t stride = (sizeof(struct sm_sample) + 7) & ~(size_t)7;
 		struct perf_seen seen = { 0 };
-		struct perf_buffer *pb = NULL;
 		unsigned char *heap = NULL;
 		struct sm_cfg cfg;
-		struct result res;
 		struct child ch = { .pid = -1 };
-		const char *status;
 		uint32_t zero = 0;
 		int err;
 
@@ -708,22 +719,8 @@ static void run_strobemeta(struct bpf_object *obj, const char *name, uint64_t se
 				sm_loc(&cfg.map_locs[i], a.maps[i], ch.hello.task);
 			err = sm_update_all_cpus(m.cfgs, (uint32_t)ch.pid, &cfg, sizeof(cfg));
 		}
-		if (!err) {
-			pb = perf_buffer__new(m.perf, PERF_PAGES, on_sample, on_lost, &seen, NULL);
-			if (!pb)
-				err = -errno;
-		}
-		status = finish(&ch, !err, &res);
-		if (err) {
-			printf("obs name=%s case=%d status=error what=setting up the run: %s\n", name,
-			       k, strerror(-err));
-			perf_buffer__free(pb);
+		if (!run_case(name, k, err, &ch, m.perf, &seen))
 			continue;
-		}
-		perf_buffer__consume(pb);
-		perf_buffer__free(pb);
-		printf("obs name=%s case=%d pid=%d cpu=%d status=%s err=%d retval=%u\n", name, k,
-		       ch.pid, ch.hello.cpu, status, res.err, res.retval);
 		heap = ncpus > 0 ? calloc((size_t)ncpus, stride) : NULL;
 		if (heap && !bpf_map_lookup_elem(m.heap, &zero, heap) && ch.hello.cpu >= 0 &&
 		    ch.hello.cpu < ncpus)
