@@ -13,7 +13,7 @@ else
 	exit 0
 fi
 kept=$(dirname "$image")
-check "kernel: the bzImage is kept per commit" test -s "$image"
+check "kernel: the bzImage is kept per source tree" test -s "$image"
 check "kernel: every option of kernel-base/lab.config is in the .config" \
 	"$BIN/config-check" "$KIT/kernel-base/lab.config" "$kept/.config"
 
