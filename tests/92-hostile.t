@@ -14,14 +14,10 @@ T=$TESTS_OUT/hostile
 rm -rf "$T"
 C=$T/class
 mkdir -p "$C"
-field() { # OUT STUDENT COLUMN-NAME: a gradebook cell, by the header's name
-	awk -F, -v s="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) n[$i] = i; next }
-		$1 == s { print $(n[c]) }' "$1/gradebook.csv"
-}
 row() { grep "^$2," "$1/gradebook.csv"; }
-status() { field "$1" "$2" status; }
-flags() { field "$1" "$2" flags; }
-total() { field "$1" "$2" total; }
+status() { cell "$1" "$2" status; }
+flags() { cell "$1" "$2" flags; }
+total() { cell "$1" "$2" total; }
 expected() { awk -v s="$1" '$1 == s { print $3 }' "$KIT/grading/samples-expect"; }
 
 # Submissions are made in a scratch worktree and handed in as patches.

@@ -109,6 +109,13 @@ expect_hidden_switch() {
 	fi
 }
 
+# cell OUT STUDENT COLUMN: a cell of OUT/gradebook.csv, the column found
+# by its header's name (nothing when there is no such column or student).
+cell() {
+	awk -F, -v s="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i; next }
+		k && $1 == s { print $k }' "$1/gradebook.csv"
+}
+
 # expect_family PREFIX FAMILY LAB SLOT DIR NR: the known-wrong kernel
 # family grading/mutants/FAMILY, built once in build slot SLOT. With no
 # switch it passes every suite test of labs 0..LAB (it is the reference);
