@@ -44,3 +44,8 @@ for c in labs/03-selftests/example/tools/testing/selftests/bpf/*/bpf_loop.c; do
 	cp "$c" "$T/$copy"
 	check "lint: checkpatch --strict -f: $c" checkpatch_file "$copy"
 done
+
+# A merge left half done leaves its markers in a file that still builds or
+# renders; no tracked file may hold one.
+no_conflict_markers() { ! git grep -nIE '^(<<<<<<<|=======$|>>>>>>>)( |$)' -- . ':!*.patch'; }
+check "lint: no merge conflict markers in a tracked file" no_conflict_markers
