@@ -25,47 +25,6 @@
 /* count_cb's stop_at when it should not stop. */
 #define NEVER UINT32_MAX
 
-/*
- * Count the calls in a loaded program's translation. The kernel rewrote
- * each helper call's imm into an address offset, so the helper's ID is
- * gone: the programs of lab6.bpf.c call no helper but bpf_loop, so any
- * helper call is a bpf_loop call. Reports TAG.info, TAG.insns,
- * TAG.helper_calls and TAG.bpf_calls.
- */
-static void observe_xlated(struct test_ctx *ctx, const char *tag, int fd)
-{
-	struct bpf_prog_info info = { 0 };
-	uint32_t len = sizeof(info), i, n;
-	struct bpf_insn *insns;
-	int helper = 0, bpf = 0, err;
-
-	err = bpf_obj_get_info_by_fd(fd, &info, &len) ? -errno : 0;
-	n = info.xlated_prog_len / sizeof(*insns);
-	insns = calloc(n ? n : 1, sizeof(*insns));
-	if (!err && n && insns) {
-		memset(&info, 0, sizeof(info));
-		info.xlated_prog_len = n * sizeof(*insns);
-		info.xlated_prog_insns = (uint64_t)(unsigned long)insns;
-		len = sizeof(info);
-		err = bpf_obj_get_info_by_fd(fd, &info, &len) ? -errno : 0;
-	}
-	observe(ctx, err, "%s.info", tag);
-	observe(ctx, n, "%s.insns", tag);
-	for (i = 0; !err && i < n; i++) {
-		if (insns[i].code != (BPF_JMP | BPF_CALL))
-			continue;
-		if (insns[i].src_reg == 0)
-			helper++;
-		else if (insns[i].src_reg == BPF_PSEUDO_CALL)
-			bpf++;
-	}
-	free(insns);
-	if (!err) {
-		observe(ctx, helper, "%s.helper_calls", tag);
-		observe(ctx, bpf, "%s.bpf_calls", tag);
-	}
-}
-
 /* The inputs of one run of a program of lab6.bpf.c. */
 struct inputs {
 	uint64_t nr_loops;	/* nr_loops gets its low half, nr_loops64 all of it */

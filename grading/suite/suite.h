@@ -144,6 +144,10 @@ void diag_log(const char *log, int max_lines);
  * -errno; *retval gets the program's return value. */
 int tc_test_run(int prog_fd, unsigned int repeat, uint32_t *retval, uint32_t *duration_ns);
 
+/* The calls in a loaded program's translation (xlated): reports TAG.info,
+ * TAG.insns, TAG.helper_calls and TAG.bpf_calls. */
+void observe_xlated(struct test_ctx *ctx, const char *tag, int fd);
+
 /* The verifier log says the program called an unknown helper ID. */
 bool log_says_unknown_func(const char *log, int helper_id);
 
