@@ -1,6 +1,6 @@
 # Adding a lab touches the test table and the test's own code, nothing
-# else. A copy of the kit gains a lab 7 test (one line in
-# grading/tests.list, and grading/suite/lab7.c); the copy's own make then
+# else. A copy of the kit gains a lab 8 test (one line in
+# grading/tests.list, and grading/suite/lab8.c); the copy's own make then
 # lists it, builds it into the suite, runs it in the guest on base, judges
 # it on the host and scores it, like any other test.
 # shellcheck shell=bash source=tests/lib.sh disable=SC2015
@@ -17,11 +17,11 @@ mkdir -p "$A" "$W/suite"
 git -C "$A" init -q && kit_git -C "$A" add -A && kit_git -C "$A" commit -q -m kit
 
 # The change, as grading/README.md's "Adding a test or a lab" has it.
-echo 'lab7.dummy 7 2 suite a number the host draws goes through a pipe in the guest and back' \
+echo 'lab8.dummy 8 2 suite a number the host draws goes through a pipe in the guest and back' \
 	>>"$A/grading/tests.list"
-cat >"$A/grading/suite/lab7.c" <<'EOF'
+cat >"$A/grading/suite/lab8.c" <<'EOF'
 // SPDX-License-Identifier: GPL-2.0
-/* Lab 7 (a dummy): a number drawn from the run's seed goes through a pipe. */
+/* Lab 8 (a dummy): a number drawn from the run's seed goes through a pipe. */
 #include <unistd.h>
 
 #include "suite.h"
@@ -31,7 +31,7 @@ static long long drawn(const struct test_ctx *ctx)
 	return (long long)param(ctx, "n", 1, 1000000);
 }
 
-RUN(lab7_dummy)
+RUN(lab8_dummy)
 {
 	long long n = drawn(ctx), back = 0;
 	int p[2];
@@ -46,13 +46,13 @@ RUN(lab7_dummy)
 	close(p[1]);
 }
 
-JUDGE(lab7_dummy)
+JUDGE(lab8_dummy)
 {
 	CHECK_EQ(ctx, seen(ctx, "back"), drawn(ctx), "the number read back");
 }
 EOF
 got=$(git -C "$A" status --porcelain | sort | paste -sd' ' -)
-[ "$got" = " M grading/tests.list ?? grading/suite/lab7.c" ] &&
+[ "$got" = " M grading/tests.list ?? grading/suite/lab8.c" ] &&
 	pass "add a lab: the change is the table's line and the test's file" ||
 	fail "add a lab: the change is the table's line and the test's file" "git status: $got"
 
@@ -68,17 +68,17 @@ if make -s -C "$A" WORK="$W" suite initramfs >"$T/make.log" 2>&1; then
 else
 	fail "add a lab: the copy's make builds the suite, its judge and the initramfs" "$(tail -n 20 "$T/make.log")"
 fi
-expect_grep "add a lab: plan lists lab 7" '^7$' <("$W/bin/plan" --tests "$A/grading/tests.list" labs)
-expect_grep "add a lab: the default rubric gives it its points" '^lab7\.dummy 7 2$' \
+expect_grep "add a lab: plan lists lab 8" '^8$' <("$W/bin/plan" --tests "$A/grading/tests.list" labs)
+expect_grep "add a lab: the default rubric gives it its points" '^lab8\.dummy 8 2$' \
 	<("$W/bin/plan" --tests "$A/grading/tests.list" rubric | tr '\t' ' ')
-expect_grep "add a lab: the suite's table has it" 'lab7_dummy' "$W/suite/tests.h"
+expect_grep "add a lab: the suite's table has it" 'lab8_dummy' "$W/suite/tests.h"
 
 # Run in the guest, on base, judged on the host by the copy's judge.
 image=$(kernel_at base 2>/dev/null) || { fail "add a lab: a base kernel to boot" "make kernel REF=base fails"; exit 0; }
 R=$T/run
-WORK=$W "$A/grading/run-suite" --kernel "$image" --out "$R" --lab 7 --only lab7.dummy --quiet \
+WORK=$W "$A/grading/run-suite" --kernel "$image" --out "$R" --lab 8 --only lab8.dummy --quiet \
 	>"$T/run.log" 2>&1
-expect_grep "add a lab: the test runs in the guest and the host's judge passes it" $'^lab7\\.dummy\tpass\t' "$R/results.tsv"
+expect_grep "add a lab: the test runs in the guest and the host's judge passes it" $'^lab8\\.dummy\tpass\t' "$R/results.tsv"
 grep -q '# obs back=' "$R/results.ktap" 2>/dev/null &&
 	pass "add a lab: ... from the observation the guest reported" ||
 	fail "add a lab: ... from the observation the guest reported" "$(head -c 2000 "$R/results.ktap" 2>/dev/null)"
@@ -86,8 +86,8 @@ grep -q '# obs back=' "$R/results.ktap" 2>/dev/null &&
 mkdir -p "$T/forged/boot-1"
 sed -E 's/^( *# obs back=)[0-9]+$/\10/' "$R/boot-1/output" >"$T/forged/boot-1/output"
 seed=$(cat "$R/seed" 2>/dev/null)
-"$W/bin/suite-judge" --seed "$seed" --plan lab7.dummy "$T/forged/boot-1" >"$T/forged.tsv" 2>/dev/null
-expect_grep "add a lab: a report of another number is not a pass" $'^lab7\\.dummy\t(fail|tampered)\t' "$T/forged.tsv"
+"$W/bin/suite-judge" --seed "$seed" --plan lab8.dummy "$T/forged/boot-1" >"$T/forged.tsv" 2>/dev/null
+expect_grep "add a lab: a report of another number is not a pass" $'^lab8\\.dummy\t(fail|tampered)\t' "$T/forged.tsv"
 
 # Scored like any other test.
 s=$T/student
@@ -96,4 +96,4 @@ printf 'student\tdummy\n' >"$s/meta"
 stage_status "$s/stages/build" ok "" ""
 cp "$R/results.tsv" "$s/results.tsv"
 "$W/bin/grade-report" student --tests "$A/grading/tests.list" --dir "$s" >"$T/score.out" 2>&1
-expect_grep "add a lab: grade-report scores it in lab 7" $'^lab7\\.dummy\t7\tpass\t2\t2' "$s/scores.tsv"
+expect_grep "add a lab: grade-report scores it in lab 8" $'^lab8\\.dummy\t8\tpass\t2\t2' "$s/scores.tsv"
