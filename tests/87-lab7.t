@@ -1,0 +1,61 @@
+# Lab 7, a sound verifier for bpf_loop callbacks: the reference
+# (solution/07) passes every suite test of labs 0..2, 6 and 7; the stage
+# before it (solution/06, 6.1's verifier) fails every unsound test, by
+# accepting the unsound program, and passes every other test. The lab 7
+# family kernel (grading/mutants/lab7.patch on solution/07 + switch.patch)
+# is built once: with no switch it passes every test, the guest does not
+# see the switch, and booted with bpfloop_mutant=NN, mutant NN is caught by
+# the tests grading/mutants/lab7.expect names for it.
+# shellcheck shell=bash source=tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+T=$TESTS_OUT/lab7
+rm -rf "$T"
+mkdir -p "$T"
+
+ref=solution/07
+if ! image=$(kernel_at "$ref" 2>"$T/reference.build.err"); then
+	fail "lab7: $ref builds" "$(tail -n 12 "$T/reference.build.err")"
+	exit 0
+fi
+"$KIT/grading/run-suite" --quiet --kernel "$image" --out "$T/reference" --lab 7 >/dev/null 2>&1
+tsv=$T/reference/results.tsv
+count=$(grep -c '^lab7\.' "$tsv")
+bad=$(awk -F'\t' '$2 != "pass" { print $1 "(" $2 ")" }' "$tsv" | tr '\n' ' ')
+if [ -z "$bad" ] && [ "$count" -gt 0 ] && grep -q '^lab6\.' "$tsv"; then
+	pass "lab7: $ref passes every suite test of labs 0..2, 6 and 7 ($(wc -l <"$tsv"), $count of lab 7)"
+else
+	fail "lab7: $ref passes every suite test of labs 0..2, 6 and 7" "not passed: ${bad:-none} ($tsv)"
+fi
+# Lab 6's demonstrations of the flaw (the handbook's walk_prog among them)
+# are refused too.
+"$KIT/grading/run-suite" --quiet --kernel "$image" --out "$T/demos" --lab 6 \
+	--only lab6.unsound_callback_accepted,lab6.handbook_walk_prog >/dev/null 2>&1
+got=$(awk -F'\t' '$2 == "fail" && $4 ~ / was refused / { print $1 }' "$T/demos/results.tsv" | sort | paste -sd' ' -)
+if [ "$got" = "lab6.handbook_walk_prog lab6.unsound_callback_accepted" ]; then
+	pass "lab7: $ref refuses lab 6's two demonstrations of the flaw (reach_next, the handbook's walk_prog)"
+else
+	fail "lab7: $ref refuses lab 6's two demonstrations of the flaw" "refused: ${got:-none} ($T/demos/results.tsv)"
+fi
+
+if ! image=$(kernel_at solution/06 2>"$T/prev.build.err"); then
+	fail "lab7: solution/06 builds" "$(tail -n 12 "$T/prev.build.err")"
+else
+	"$KIT/grading/run-suite" --quiet --kernel "$image" --out "$T/prev" --lab 7 >/dev/null 2>&1
+	tsv=$T/prev/results.tsv
+	wrong=$(awk -F'\t' '$1 ~ /^lab7\.unsound_/ && ($2 != "fail" || $4 !~ /_bad was accepted: .* Run, it reached/) { print $1 "(" $2 ")" }' "$tsv" | tr '\n' ' ')
+	n=$(grep -c '^lab7\.unsound_' "$tsv")
+	if [ -z "$wrong" ] && [ "$n" -gt 0 ]; then
+		pass "lab7: solution/06 accepts each unsound program, and each run reaches past its value ($n tests)"
+	else
+		fail "lab7: solution/06 accepts each unsound program, and each run reaches past its value" \
+			"wrong verdicts: $wrong ($tsv)"
+	fi
+	bad=$(awk -F'\t' '$1 !~ /^lab7\.unsound_/ && $2 != "pass" { print $1 "(" $2 ")" }' "$tsv" | tr '\n' ' ')
+	if [ -z "$bad" ] && grep -q '^lab7\.keeps_' "$tsv"; then
+		pass "lab7: solution/06 passes every other test (the twins, the precision tests, labs 0..2 and 6)"
+	else
+		fail "lab7: solution/06 passes every other test" "not passed: ${bad:-none} ($tsv)"
+	fi
+fi
+
+expect_family lab7 lab7 7 mutant "$T" 3 || exit 0
