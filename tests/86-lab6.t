@@ -19,19 +19,7 @@ ref=solution/06
 prev=$(git -C "$LINUX" for-each-ref --format='%(refname:short)' 'refs/heads/solution/*' |
 	sort | awk -v ref="$ref" '$0 == ref { print last } { last = $0 }')
 
-if ! image=$(kernel_at "$ref" 2>"$T/reference.build.err"); then
-	fail "lab6: $ref builds" "$(tail -n 12 "$T/reference.build.err")"
-	exit 0
-fi
-"$KIT/grading/run-suite" --quiet --kernel "$image" --out "$T/reference" --lab 6 >/dev/null 2>&1
-tsv=$T/reference/results.tsv
-count=$(grep -c '^lab6\.' "$tsv")
-bad=$(awk -F'\t' '$2 != "pass" { print $1 "(" $2 ")" }' "$tsv" | tr '\n' ' ')
-if [ -z "$bad" ] && [ "$count" -gt 0 ] && grep -q '^lab2\.' "$tsv"; then
-	pass "lab6: $ref passes every lab 0..2 and lab 6 test ($(wc -l <"$tsv"), $count of lab 6)"
-else
-	fail "lab6: $ref passes every lab 0..2 and lab 6 test" "not passed: ${bad:-none} ($tsv)"
-fi
+expect_reference lab6 "$ref" 6 "$T" || exit 0
 
 if [ -z "$prev" ] || ! image=$(kernel_at "$prev" 2>"$T/prev.build.err"); then
 	fail "lab6: the stage before $ref (${prev:-none}) builds" "$(tail -n 12 "$T/prev.build.err" 2>/dev/null)"

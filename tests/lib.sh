@@ -116,6 +116,26 @@ cell() {
 		k && $1 == s { print $k }' "$1/gradebook.csv"
 }
 
+# expect_reference PREFIX REF LAB DIR: REF's kernel builds, and passes
+# every suite test of labs 0..LAB (lab 2's and lab LAB's among them); the
+# kernel's path is left in IMAGE. Returns 1 when it does not build.
+expect_reference() {
+	local prefix=$1 ref=$2 lab=$3 dir=$4 tsv count bad
+	if ! IMAGE=$(kernel_at "$ref" 2>"$dir/reference.build.err"); then
+		fail "$prefix: $ref builds" "$(tail -n 12 "$dir/reference.build.err")"
+		return 1
+	fi
+	"$KIT/grading/run-suite" --quiet --kernel "$IMAGE" --out "$dir/reference" --lab "$lab" >/dev/null 2>&1
+	tsv=$dir/reference/results.tsv
+	count=$(grep -c "^lab$lab\\." "$tsv")
+	bad=$(awk -F'\t' '$2 != "pass" { print $1 "(" $2 ")" }' "$tsv" | tr '\n' ' ')
+	if [ -z "$bad" ] && [ "$count" -gt 0 ] && grep -q '^lab2\.' "$tsv"; then
+		pass "$prefix: $ref passes every suite test of labs 0..$lab ($(wc -l <"$tsv"), $count of lab $lab)"
+	else
+		fail "$prefix: $ref passes every suite test of labs 0..$lab" "not passed: ${bad:-none} ($tsv)"
+	fi
+}
+
 # expect_family PREFIX FAMILY LAB SLOT DIR NR: the known-wrong kernel
 # family grading/mutants/FAMILY, built once in build slot SLOT. With no
 # switch it passes every suite test of labs 0..LAB (it is the reference);

@@ -198,179 +198,162 @@ static uint32_t nr(const struct test_ctx *ctx, uint32_t hi)
 }
 
 /* index_good_cb from a start index: reads w[start..3], then stops. */
-static void model_index(const struct test_ctx *ctx, struct expect *x, uint32_t n, int start)
+static void model_index_from(const struct fill *f, uint32_t n, int start, struct expect *x)
 {
-	struct fill f;
 	uint32_t room = WORDS - start, i;
 
-	fill_values(ctx, &f);
-	memset(x, 0, sizeof(*x));
 	x->ret = n <= room ? n : room + 1;
 	x->has_after = true;
 	x->after = start + (n < room ? n : room);
 	x->nr_out = n < room ? n : room;
 	for (i = 0; i < (uint32_t)x->nr_out; i++)
-		x->out[i] = f.e[0][start + i];
+		x->out[i] = f->e[0][start + i];
+}
+
+static void model_index(const struct fill *f, uint32_t n, struct expect *x)
+{
+	model_index_from(f, n, 0, x);
+}
+
+static void model_spilled(const struct fill *f, uint32_t n, struct expect *x)
+{
+	model_index_from(f, n, 1, x);
+}
+
+/* Call j copies 8 * (j + 1) bytes; the fifth (40) stops the loop. */
+static void model_size(const struct fill *f, uint32_t n, struct expect *x)
+{
+	uint32_t i;
+
+	x->ret = n <= 4 ? n : 5;
+	x->map_checked = true;
+	memcpy(x->e, f->e, sizeof(x->e));
+	for (i = 0; i < n && i < 4; i++)
+		x->e[0][i] = f->src[i];
+}
+
+/* n calls add 1 each to a counter from 0; the word it names, if any. */
+static void model_after(const struct fill *f, uint32_t n, struct expect *x)
+{
+	x->ret = n;
+	x->has_after = true;
+	x->after = n < 4 ? f->e[0][n] : 0;
+}
+
+/* Each call sets the index to 1; with no call it stays 5, out of range. */
+static void model_zero_calls(const struct fill *f, uint32_t n, struct expect *x)
+{
+	x->ret = n;
+	x->has_after = true;
+	x->after = n ? f->e[0][1] : 0;
+}
+
+/* The outer loop's callback runs the index loop once and stops it. */
+static void model_nested(const struct fill *f, uint32_t n, struct expect *x)
+{
+	model_index_from(f, n, 0, x);
+	x->ret = 1;
+}
+
+/*
+ * One unsound test: the unsound program (run with its own constant count,
+ * or nr_loops 0), and its checked twin (nr_loops 0 .. nr_hi, from the
+ * seed) with the model of its run. If 6.1's rule accepts the unsound
+ * program, what it reached past element 0 is observation obs, which is
+ * then word past_w of element 1 (of the copy source with past_src).
+ */
+struct pair {
+	const char *bad, *good;
+	uint32_t nr_hi;
+	void (*model)(const struct fill *f, uint32_t n, struct expect *x);
+	const char *flaw;
+	const char *obs;
+	bool past_src;
+	int past_w;
+	const char *past_is;
+};
+
+#define PAST_E1W0 " (element 1's first word, outside the 32 bytes the verifier approved)"
+#define PAST_E1W1 " (element 1's second word: w[5] of a 4-word value)"
+
+static const struct pair index_pair = {
+	"index_bad", "index_good", 7, model_index,
+	"its callback reads v->w[c->idx] and increments idx, checked only with idx == 0 "
+	"(zeroes in the caller's stack)", "bad.out4", false, 0, PAST_E1W0,
+};
+
+static const struct pair spilled_pair = {
+	"spilled_bad", "spilled_good", 6, model_spilled,
+	"its index starts as a spilled register holding 1, and the callback was checked "
+	"only with 1", "bad.out3", false, 0, PAST_E1W0,
+};
+
+static const struct pair pointer_pair = {
+	"pointer_bad", "pointer_good", 7, model_index,
+	"its callback reads *c->p and moves p on by 8 bytes, checked only with p at the "
+	"value's start", "bad.out4", false, 0, PAST_E1W0,
+};
+
+static const struct pair size_pair = {
+	"size_bad", "size_good", 7, model_size,
+	"its callback copies c->size bytes into a 32-byte value and adds 8 to size, checked "
+	"only with size == 8 (a 32-bit spill)", "bad.e1w0", true, 4,
+	" into element 1's first word (a copy of 40 bytes into 32)",
+};
+
+static const struct pair after_pair = {
+	"after_bad", "after_good", 6, model_after,
+	"after a loop of 5 calls that each add 1 to a counter, it reads v->w[counter], where "
+	"the verifier believed one call had run", "bad.after", false, 1, PAST_E1W1,
+};
+
+static const struct pair zero_calls_pair = {
+	"zero_calls_bad", "zero_calls_good", 3, model_zero_calls,
+	"its callback sets idx to 1, and after the loop it reads v->w[idx] as if a call had "
+	"run; run with nr_loops 0, idx is still 5", "bad.after", false, 1, PAST_E1W1,
+};
+
+static const struct pair nested_pair = {
+	"nested_bad", "nested_good", 7, model_nested,
+	"an inner loop's callback moves an index in the outer caller's stack, which the inner "
+	"call must check for every call too", "bad.out4", false, 0, PAST_E1W0,
+};
+
+static void run_pair(struct test_ctx *ctx, const struct pair *p)
+{
+	run_prog(ctx, "bad", p->bad, 0, false);
+	run_prog(ctx, "good", p->good, nr(ctx, p->nr_hi), false);
+}
+
+static void judge_pair(struct test_ctx *ctx, const struct pair *p)
+{
+	struct expect x = { 0 };
+	struct fill f;
+
+	fill_values(ctx, &f);
+	p->model(&f, nr(ctx, p->nr_hi), &x);
+	if (!judge_run(ctx, "good", p->good, &x))
+		return;
+	judge_refused(ctx, p->bad, p->flaw, p->obs, p->past_src ? f.src[p->past_w] :
+		      f.e[1][p->past_w], p->past_is);
 }
 
 /* ---- the tests ---- */
 
-#define PAST_E1W0 " (element 1's first word, outside the 32 bytes the verifier approved)"
-
-RUN(lab7_unsound_index)
-{
-	run_prog(ctx, "bad", "index_bad", 0, false);
-	run_prog(ctx, "good", "index_good", nr(ctx, 7), false);
-}
-
-JUDGE(lab7_unsound_index)
-{
-	struct expect x;
-	struct fill f;
-
-	fill_values(ctx, &f);
-	model_index(ctx, &x, nr(ctx, 7), 0);
-	if (!judge_run(ctx, "good", "index_good", &x))
-		return;
-	judge_refused(ctx, "index_bad", "its callback reads v->w[c->idx] and increments idx, "
-		      "checked only with idx == 0 (zeroes in the caller's stack)",
-		      "bad.out4", f.e[1][0], PAST_E1W0);
-}
-
-RUN(lab7_unsound_spilled)
-{
-	run_prog(ctx, "bad", "spilled_bad", 0, false);
-	run_prog(ctx, "good", "spilled_good", nr(ctx, 6), false);
-}
-
-JUDGE(lab7_unsound_spilled)
-{
-	struct expect x;
-	struct fill f;
-
-	fill_values(ctx, &f);
-	model_index(ctx, &x, nr(ctx, 6), 1);
-	if (!judge_run(ctx, "good", "spilled_good", &x))
-		return;
-	judge_refused(ctx, "spilled_bad", "its index starts as a spilled register holding 1, "
-		      "and the callback was checked only with 1", "bad.out3", f.e[1][0], PAST_E1W0);
-}
-
-RUN(lab7_unsound_pointer)
-{
-	run_prog(ctx, "bad", "pointer_bad", 0, false);
-	run_prog(ctx, "good", "pointer_good", nr(ctx, 7), false);
-}
-
-JUDGE(lab7_unsound_pointer)
-{
-	struct expect x;
-	struct fill f;
-
-	fill_values(ctx, &f);
-	model_index(ctx, &x, nr(ctx, 7), 0);
-	if (!judge_run(ctx, "good", "pointer_good", &x))
-		return;
-	judge_refused(ctx, "pointer_bad", "its callback reads *c->p and moves p on by 8 bytes, "
-		      "checked only with p at the value's start", "bad.out4", f.e[1][0], PAST_E1W0);
-}
-
-RUN(lab7_unsound_size)
-{
-	run_prog(ctx, "bad", "size_bad", 0, false);
-	run_prog(ctx, "good", "size_good", nr(ctx, 7), false);
-}
-
-JUDGE(lab7_unsound_size)
-{
-	uint32_t n = nr(ctx, 7), calls, i;
-	struct expect x = { 0 };
-	struct fill f;
-
-	fill_values(ctx, &f);
-	/* Call j copies 8 * (j + 1) bytes; the fifth (40) stops the loop. */
-	x.ret = n <= 4 ? n : 5;
-	calls = n < 4 ? n : 4;
-	x.map_checked = true;
-	memcpy(x.e, f.e, sizeof(x.e));
-	for (i = 0; i < calls; i++)
-		x.e[0][i] = f.src[i];
-	if (!judge_run(ctx, "good", "size_good", &x))
-		return;
-	judge_refused(ctx, "size_bad", "its callback copies c->size bytes into a 32-byte value and "
-		      "adds 8 to size, checked only with size == 8 (a 32-bit spill)", "bad.e1w0",
-		      f.src[4], " into element 1's first word (a copy of 40 bytes into 32)");
-}
-
-RUN(lab7_unsound_after_loop)
-{
-	run_prog(ctx, "bad", "after_bad", 0, false);
-	run_prog(ctx, "good", "after_good", nr(ctx, 6), false);
-}
-
-JUDGE(lab7_unsound_after_loop)
-{
-	uint32_t n = nr(ctx, 6);
-	struct expect x = { 0 };
-	struct fill f;
-
-	fill_values(ctx, &f);
-	x.ret = n;
-	x.has_after = true;
-	x.after = n < 4 ? f.e[0][n] : 0;
-	if (!judge_run(ctx, "good", "after_good", &x))
-		return;
-	judge_refused(ctx, "after_bad", "after a loop of 5 calls that each add 1 to a counter, it "
-		      "reads v->w[counter], where the verifier believed one call had run",
-		      "bad.after", f.e[1][1],
-		      " (element 1's second word: w[5] of a 4-word value)");
-}
-
-RUN(lab7_unsound_zero_calls)
-{
-	run_prog(ctx, "bad", "zero_calls_bad", 0, false);
-	run_prog(ctx, "good", "zero_calls_good", nr(ctx, 3), false);
-}
-
-JUDGE(lab7_unsound_zero_calls)
-{
-	uint32_t n = nr(ctx, 3);
-	struct expect x = { 0 };
-	struct fill f;
-
-	fill_values(ctx, &f);
-	x.ret = n;
-	x.has_after = true;
-	x.after = n ? f.e[0][1] : 0;	/* no call: idx stays 5, out of range */
-	if (!judge_run(ctx, "good", "zero_calls_good", &x))
-		return;
-	judge_refused(ctx, "zero_calls_bad", "its callback sets idx to 1, and after the loop it "
-		      "reads v->w[idx] as if a call had run; run with nr_loops 0, idx is still 5",
-		      "bad.after", f.e[1][1],
-		      " (element 1's second word: w[5] of a 4-word value)");
-}
-
-RUN(lab7_unsound_nested)
-{
-	run_prog(ctx, "bad", "nested_bad", 0, false);
-	run_prog(ctx, "good", "nested_good", nr(ctx, 7), false);
-}
-
-JUDGE(lab7_unsound_nested)
-{
-	uint32_t n = nr(ctx, 7);
-	struct expect x;
-	struct fill f;
-
-	fill_values(ctx, &f);
-	model_index(ctx, &x, n, 0);
-	x.ret = 1;		/* the outer loop: its callback stops it */
-	if (!judge_run(ctx, "good", "nested_good", &x))
-		return;
-	judge_refused(ctx, "nested_bad", "an inner loop's callback moves an index in the outer "
-		      "caller's stack, which the inner call must check for every call too",
-		      "bad.out4", f.e[1][0], PAST_E1W0);
-}
+RUN(lab7_unsound_index) { run_pair(ctx, &index_pair); }
+JUDGE(lab7_unsound_index) { judge_pair(ctx, &index_pair); }
+RUN(lab7_unsound_spilled) { run_pair(ctx, &spilled_pair); }
+JUDGE(lab7_unsound_spilled) { judge_pair(ctx, &spilled_pair); }
+RUN(lab7_unsound_pointer) { run_pair(ctx, &pointer_pair); }
+JUDGE(lab7_unsound_pointer) { judge_pair(ctx, &pointer_pair); }
+RUN(lab7_unsound_size) { run_pair(ctx, &size_pair); }
+JUDGE(lab7_unsound_size) { judge_pair(ctx, &size_pair); }
+RUN(lab7_unsound_after_loop) { run_pair(ctx, &after_pair); }
+JUDGE(lab7_unsound_after_loop) { judge_pair(ctx, &after_pair); }
+RUN(lab7_unsound_zero_calls) { run_pair(ctx, &zero_calls_pair); }
+JUDGE(lab7_unsound_zero_calls) { judge_pair(ctx, &zero_calls_pair); }
+RUN(lab7_unsound_nested) { run_pair(ctx, &nested_pair); }
+JUDGE(lab7_unsound_nested) { judge_pair(ctx, &nested_pair); }
 
 /* payload_cb: call i appends (i % 3) + 1 bytes of i + 1 while 3 fit. */
 #define PAYLOAD 24

@@ -79,55 +79,45 @@ static int index_good_cb(__u32 i, void *data)
 	return 0;
 }
 
-/* The counter starts as zeroes in the stack. */
+/*
+ * Run CB on an idx_ctx whose counter starts at START, a value the
+ * verifier knows: zeroes in the stack for 0, a spilled register else.
+ */
+static __always_inline void index_loop(__u64 start, void *cb, __u32 nr)
+{
+	struct idx_ctx c;
+
+	barrier_var(start);
+	c.idx = start;
+	ret = bpf_loop(nr, cb, &c, 0);
+	after = c.idx;
+}
+
 SEC("tc")
 int index_bad(struct __sk_buff *skb)
 {
-	__u64 zero = 0;
-	struct idx_ctx c;
-
-	barrier_var(zero);
-	c.idx = zero;
-	ret = bpf_loop(5, index_bad_cb, &c, 0);
+	index_loop(0, index_bad_cb, 5);
 	return 0;
 }
 
 SEC("tc")
 int index_good(struct __sk_buff *skb)
 {
-	__u64 zero = 0;
-	struct idx_ctx c;
-
-	barrier_var(zero);
-	c.idx = zero;
-	ret = bpf_loop(nr_loops, index_good_cb, &c, 0);
-	after = c.idx;
+	index_loop(0, index_good_cb, nr_loops);
 	return 0;
 }
 
-/* The counter starts as a spilled register holding 1. */
 SEC("tc")
 int spilled_bad(struct __sk_buff *skb)
 {
-	__u64 one = 1;
-	struct idx_ctx c;
-
-	barrier_var(one);
-	c.idx = one;
-	ret = bpf_loop(4, index_bad_cb, &c, 0);
+	index_loop(1, index_bad_cb, 4);
 	return 0;
 }
 
 SEC("tc")
 int spilled_good(struct __sk_buff *skb)
 {
-	__u64 one = 1;
-	struct idx_ctx c;
-
-	barrier_var(one);
-	c.idx = one;
-	ret = bpf_loop(nr_loops, index_good_cb, &c, 0);
-	after = c.idx;
+	index_loop(1, index_good_cb, nr_loops);
 	return 0;
 }
 
@@ -219,35 +209,32 @@ static int size_good_cb(__u32 i, void *data)
 	return 0;
 }
 
-SEC("tc")
-int size_bad(struct __sk_buff *skb)
+/* The size starts as a 32-bit spill of 8. */
+static __always_inline void size_loop(void *cb, __u32 nr)
 {
 	struct word4 *v = elem0();
 	__u32 eight = 8;
 	struct size_ctx c;
 
 	if (!v)
-		return 0;
+		return;
 	barrier_var(eight);
 	c.dst = v;
 	c.size = eight;
-	ret = bpf_loop(5, size_bad_cb, &c, 0);
+	ret = bpf_loop(nr, cb, &c, 0);
+}
+
+SEC("tc")
+int size_bad(struct __sk_buff *skb)
+{
+	size_loop(size_bad_cb, 5);
 	return 0;
 }
 
 SEC("tc")
 int size_good(struct __sk_buff *skb)
 {
-	struct word4 *v = elem0();
-	__u32 eight = 8;
-	struct size_ctx c;
-
-	if (!v)
-		return 0;
-	barrier_var(eight);
-	c.dst = v;
-	c.size = eight;
-	ret = bpf_loop(nr_loops, size_good_cb, &c, 0);
+	size_loop(size_good_cb, nr_loops);
 	return 0;
 }
 
@@ -261,36 +248,39 @@ static int count_cb(__u32 i, void *data)
 	return 0;
 }
 
+/*
+ * Run CB on a counter that starts at START, then read the word the
+ * counter names after the loop: unchecked, or checked against the value.
+ */
+static __always_inline void after_loop(__u64 start, void *cb, __u32 nr, int checked)
+{
+	struct word4 *v = elem0();
+	struct idx_ctx c;
+	__u64 idx;
+
+	if (!v)
+		return;
+	barrier_var(start);
+	c.idx = start;
+	ret = bpf_loop(nr, cb, &c, 0);
+	idx = c.idx;
+	if (!checked)
+		after = v->w[idx];	/* 6.1 believes what one call left */
+	else
+		after = idx < 4 ? v->w[idx] : 0;
+}
+
 SEC("tc")
 int after_bad(struct __sk_buff *skb)
 {
-	struct word4 *v = elem0();
-	__u64 zero = 0;
-	struct idx_ctx c;
-
-	if (!v)
-		return 0;
-	barrier_var(zero);
-	c.idx = zero;
-	ret = bpf_loop(5, count_cb, &c, 0);
-	after = v->w[c.idx];		/* 6.1 believes idx == 1 */
+	after_loop(0, count_cb, 5, 0);
 	return 0;
 }
 
 SEC("tc")
 int after_good(struct __sk_buff *skb)
 {
-	struct word4 *v = elem0();
-	__u64 zero = 0, idx;
-	struct idx_ctx c;
-
-	if (!v)
-		return 0;
-	barrier_var(zero);
-	c.idx = zero;
-	ret = bpf_loop(nr_loops, count_cb, &c, 0);
-	idx = c.idx;
-	after = idx < 4 ? v->w[idx] : 0;
+	after_loop(0, count_cb, nr_loops, 1);
 	return 0;
 }
 
@@ -310,33 +300,14 @@ static int set_one_cb(__u32 i, void *data)
 SEC("tc")
 int zero_calls_bad(struct __sk_buff *skb)
 {
-	struct word4 *v = elem0();
-	__u64 five = 5;
-	struct idx_ctx c;
-
-	if (!v)
-		return 0;
-	barrier_var(five);
-	c.idx = five;
-	ret = bpf_loop(nr_loops, set_one_cb, &c, 0);
-	after = v->w[c.idx];		/* 6.1 believes idx == 1 */
+	after_loop(5, set_one_cb, nr_loops, 0);
 	return 0;
 }
 
 SEC("tc")
 int zero_calls_good(struct __sk_buff *skb)
 {
-	struct word4 *v = elem0();
-	__u64 five = 5, idx;
-	struct idx_ctx c;
-
-	if (!v)
-		return 0;
-	barrier_var(five);
-	c.idx = five;
-	ret = bpf_loop(nr_loops, set_one_cb, &c, 0);
-	idx = c.idx;
-	after = idx < 4 ? v->w[idx] : 0;
+	after_loop(5, set_one_cb, nr_loops, 1);
 	return 0;
 }
 
@@ -447,31 +418,31 @@ static int fill_cb(__u32 i, void *data)
 	return 0;
 }
 
+static __always_inline void fill_loop(__u64 fl)
+{
+	__u64 buf[8] = {};
+	struct fill_ctx c = { .buf = buf };
+	int k;
+
+	ret = bpf_loop(nr_loops, fill_cb, &c, fl);
+	after = c.n;
+	for (k = 0; k < 8; k++)
+		out[k] = buf[k];
+}
+
+/* Flags 0, known: inlined. */
 SEC("tc")
 int fill_inline(struct __sk_buff *skb)
 {
-	__u64 buf[8] = {};
-	struct fill_ctx c = { .buf = buf };
-	int k;
-
-	ret = bpf_loop(nr_loops, fill_cb, &c, 0);
-	after = c.n;
-	for (k = 0; k < 8; k++)
-		out[k] = buf[k];
+	fill_loop(0);
 	return 0;
 }
 
+/* Flags 0 at run time, from a global the verifier cannot see: a helper call. */
 SEC("tc")
 int fill_helper(struct __sk_buff *skb)
 {
-	__u64 buf[8] = {};
-	struct fill_ctx c = { .buf = buf };
-	int k;
-
-	ret = bpf_loop(nr_loops, fill_cb, &c, flags);
-	after = c.n;
-	for (k = 0; k < 8; k++)
-		out[k] = buf[k];
+	fill_loop(flags);
 	return 0;
 }
 
