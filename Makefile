@@ -166,7 +166,9 @@ $(BIN)/lab3-judge: grading/lab3/lab3-judge.c | $(BIN)
 host-tools: $(BIN)/lab3-judge
 verif-scale: initramfs lab4-tools ## lab 4: verifier figures of pyperf600 and strobemeta, unrolled and bpf_loop (REF=)
 	@grading/lab4/verif-scale "$(REF)"
-.PHONY: lab4-tools verif-scale
+verif-cost: initramfs lab4-tools ## lab 7: the verifier's counts for lab 4's bpf_loop programs before and after the fix (BEFORE= AFTER=)
+	@grading/lab7/verif-cost "$(or $(BEFORE),solution/06)" "$(or $(AFTER),solution/07)"
+.PHONY: lab4-tools verif-scale verif-cost
 # Lab 5: the benchmark's host programs (C), the guest's accountant (static,
 # libbpf, with the kit's count of bpf_loop calls), and the measurements.
 LAB5 := $(WORK)/lab5

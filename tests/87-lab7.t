@@ -6,7 +6,7 @@
 # is built once: with no switch it passes every test, the guest does not
 # see the switch, and booted with bpfloop_mutant=NN, mutant NN is caught by
 # the tests grading/mutants/lab7.expect names for it.
-# shellcheck shell=bash source=tests/lib.sh
+# shellcheck shell=bash source=tests/lib.sh disable=SC2015,SC2016
 . "$(dirname "$0")/lib.sh"
 T=$TESTS_OUT/lab7
 rm -rf "$T"
@@ -44,6 +44,28 @@ else
 	else
 		fail "lab7: solution/06 passes every other test" "not passed: ${bad:-none} ($tsv)"
 	fi
+fi
+
+# make verif-cost: lab 4's bpf_loop programs on the kernels before and
+# after the fix. The verifier's counts are the same on every run of a
+# program on a kernel, so the lab text's and the handbook's figures must be
+# what it measures.
+if "$KIT/grading/lab7/verif-cost" >"$T/cost.out" 2>&1; then
+	cost=$WORK/verif-cost/cost.md
+	expect_grep "lab7: verif-cost: pyperf600_bpf_loop loads before and after the fix" \
+		'^\| `pyperf600_bpf_loop` \| [0-9,]+ insns, [0-9,]+ states, .*\| [0-9,]+ insns, [0-9,]+ states, .*\| [+-][0-9.]+% \|$' "$cost"
+	expect_grep "lab7: verif-cost: lab 4's strobemeta (a pointer moved in its ctx) loads before the fix, not after" \
+		'^\| `strobemeta_bpf_loop_ptr` \| [0-9,]+ insns, .*\| refused: bpf_loop callback .*\| refused after the fix \|$' "$cost"
+	for text in labs/07-sound-callbacks/README.md handbook.md; do
+		missing=$(grep -oE '[0-9,]+ insns, [0-9,]+ states' "$cost" | while read -r f; do
+			grep -qF "$f" "$KIT/$text" || echo "$f"
+		done | paste -sd';' -)
+		grep -qE '[0-9,]+ insns, [0-9,]+ states' "$cost" && [ -z "$missing" ] &&
+			pass "lab7: $text has verif-cost's verifier counts" ||
+			fail "lab7: $text has verif-cost's verifier counts" "not in $text: $missing (measured: $cost)"
+	done
+else
+	fail "lab7: make verif-cost runs" "$(tail -n 12 "$T/cost.out")"
 fi
 
 expect_family lab7 lab7 7 mutant "$T" 3 || exit 0

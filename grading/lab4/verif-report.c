@@ -7,6 +7,10 @@
  *       the ratios unrolled / bpf_loop beside upstream's, then one row per
  *       program (verification time, processed insns, states, stack depth);
  *       --csv writes the same rows as CSV.
+ *   verif-report cost [--accel WORD] BEFORE_LABEL BEFORE_RECORDS AFTER_LABEL AFTER_RECORDS
+ *       lab 7's cost of soundness, markdown: each program's figures on the
+ *       kernel before the fix and after it, and the change (or the
+ *       verifier's reason, for a program one of them refused).
  *
  * RECORDS are files; a later line for a program replaces an earlier one
  * (so a cached figure can come first and a fresh one override it); lines
@@ -241,9 +245,73 @@ static int table(const char *accel, const char *kernel, const char *csv)
 	return 0;
 }
 
+/* One program's figures on one kernel, for a table cell. */
+static const char *cell(const struct rec *r, char *buf, size_t size)
+{
+	char b1[32], b2[32], b3[32];
+
+	if (!r)
+		snprintf(buf, size, "not run");
+	else if (!r->loaded)
+		snprintf(buf, size, "refused: %s", r->reason[0] ? r->reason : "no reason given");
+	else
+		snprintf(buf, size, "%s insns, %s states, %s", grouped(r->processed, b1, sizeof(b1)),
+			 grouped(r->total_states, b2, sizeof(b2)), seconds(r->verif_usec, b3, sizeof(b3)));
+	return buf;
+}
+
+static int cost(const char *accel, const char *before_label, const char *before_file,
+		const char *after_label, const char *after_file)
+{
+	static struct rec before[MAX_RECS];
+	char b1[600], b2[600], change[64];
+	int nr_before, i, j, pass;
+
+	if (read_records(before_file))
+		return 2;
+	memcpy(before, recs, sizeof(recs));
+	nr_before = nr_recs;
+	nr_recs = 0;
+	memset(recs, 0, sizeof(recs));
+	if (read_records(after_file))
+		return 2;
+	printf("## Lab 7: what soundness costs the verifier\n\n");
+	printf("The verifier's own counts for lab 4's bpf_loop programs, on the kernel before\n"
+	       "the fix (`%s`) and after it (`%s`), measured under %s.\n\n", before_label,
+	       after_label, accel);
+	printf("| program | before (`%s`) | after (`%s`) | change in processed insns |\n"
+	       "|---|---|---|---|\n", before_label, after_label);
+	/* The programs of the later run first, then any only the earlier had. */
+	for (pass = 0; pass < 2; pass++) {
+		int n = pass ? nr_before : nr_recs;
+
+		for (i = 0; i < n; i++) {
+			const struct rec *a = pass ? NULL : &recs[i], *b = NULL;
+			const char *name = pass ? before[i].name : recs[i].name;
+
+			for (j = 0; j < nr_before; j++)
+				if (!strcmp(before[j].name, name))
+					b = &before[j];
+			if (pass && find(name))
+				continue;
+			if (a && b && a->loaded && b->loaded && b->processed > 0)
+				snprintf(change, sizeof(change), "%+.1f%%",
+					 100.0 * (a->processed - b->processed) / b->processed);
+			else if (a && !a->loaded && b && b->loaded)
+				snprintf(change, sizeof(change), "refused after the fix");
+			else
+				snprintf(change, sizeof(change), "-");
+			printf("| `%s` | %s | %s | %s |\n", name, cell(b, b1, sizeof(b1)),
+			       cell(a, b2, sizeof(b2)), change);
+		}
+	}
+	return 0;
+}
+
 static int usage(void)
 {
-	fprintf(stderr, "usage: verif-report table [--accel WORD] [--kernel WORD] [--csv FILE] RECORDS...\n");
+	fprintf(stderr, "usage: verif-report table [--accel WORD] [--kernel WORD] [--csv FILE] RECORDS...\n"
+		"       verif-report cost [--accel WORD] BEFORE_LABEL BEFORE_RECORDS AFTER_LABEL AFTER_RECORDS\n");
 	return 2;
 }
 
@@ -252,6 +320,13 @@ int main(int argc, char **argv)
 	const char *accel = "?", *kernel = "?", *csv = NULL;
 	int i = 2;
 
+	if (argc >= 2 && !strcmp(argv[1], "cost")) {
+		if (argc >= 4 && !strcmp(argv[2], "--accel"))
+			accel = argv[3], i = 4;
+		if (argc - i != 4)
+			return usage();
+		return cost(accel, argv[i], argv[i + 1], argv[i + 2], argv[i + 3]);
+	}
 	if (argc < 3 || strcmp(argv[1], "table"))
 		return usage();
 	for (; i < argc && !strncmp(argv[i], "--", 2); i += 2) {
