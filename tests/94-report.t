@@ -2,8 +2,8 @@
 # scores.svg, rendered by grading/render-report): on a made-up class of
 # three, checked in a real browser (headless chromium reads the pages and
 # the plot as a person's would), and against what a hostile reason could
-# do. A real class's report is checked where classes are graded
-# (tests/95-fan-out.t).
+# do. tests/91-grade.t's make grade writes the sample class's report too,
+# but only this made-up class is read in a browser.
 # shellcheck shell=bash source=tests/lib.sh disable=SC2015
 . "$(dirname "$0")/lib.sh"
 T=$TESTS_OUT/report
@@ -55,7 +55,7 @@ for n in ada bob cy; do
 	[ -s "$O/students/$n/feedback.html" ] || fail "report: $n's feedback page is rendered"
 done
 check "report: the plot is well-formed SVG" xmllint --noout "$O/scores.svg"
-# ada and bob lose a few points of 78: two in the tenth from 90%; cy 0.
+# ada and bob lose 4 points of the table's: two in the tenth from 90%; cy 0.
 bar() { sed -n "s|.*height=\"\\([0-9.]*\\)\" fill=[^>]*><title>$1: \\([0-9]*\\)</title>.*|\\2 \\1|p" "$O/scores.svg"; }
 [ "$(bar 'from 90%' | cut -d' ' -f1)" = 2 ] && [ "$(bar 'from 0%' | cut -d' ' -f1)" = 1 ] &&
 	[ "$(bar '100%' | cut -d' ' -f1)" = 0 ] && [ "$(bar 'from 90%' | awk '{ print ($2 > 0) }')" = 1 ] &&
