@@ -125,9 +125,9 @@ static bool judge_run(struct test_ctx *ctx, const char *tag, const char *prog,
 	if (!CHECK(ctx, v == 0, "opening the lab7 object: %s", err_name(v)))
 		return false;
 	v = seen(ctx, "%s.load", tag);
-	if (!CHECK(ctx, v == 0, "%s was refused (%s): it checks the state it carries, so a sound "
-		   "verifier must accept it (the log is in the test's diagnostics)", prog,
-		   err_name(v)))
+	if (!CHECK(ctx, v == 0, "%s was refused (%s): it checks the state it carries, or keeps it "
+		   "where its callbacks cannot reach, so a sound verifier must accept it (the log is "
+		   "in the test's diagnostics)", prog, err_name(v)))
 		return false;
 	for (e = 0; e < 2; e++) {
 		v = seen(ctx, "%s.update%d", tag, e);
@@ -385,6 +385,27 @@ JUDGE(lab7_keeps_payload)
 	x.nr_out = PAYLOAD / 8;
 	memcpy(x.out, buf, sizeof(buf));	/* the guest is little-endian too */
 	judge_run(ctx, "good", "payload", &x);
+}
+
+/* Two loops of n calls each: the counter below, and w[3] read after each. */
+RUN(lab7_keeps_unreached)
+{
+	run_prog(ctx, "good", "unreached", nr(ctx, 9), false);
+}
+
+JUDGE(lab7_keeps_unreached)
+{
+	uint32_t n = nr(ctx, 9);
+	struct expect x = { 0 };
+	struct fill f;
+
+	fill_values(ctx, &f);
+	x.ret = 2 * n;
+	x.has_after = true;
+	x.after = n;
+	x.nr_out = 2;
+	x.out[0] = x.out[1] = f.e[0][3];
+	judge_run(ctx, "good", "unreached", &x);
 }
 
 RUN(lab7_keeps_inlining)

@@ -398,6 +398,41 @@ int payload(struct __sk_buff *skb)
 }
 
 /*
+ * What a callback cannot reach keeps what the verifier knows: a subprogram
+ * (frame 1) keeps a constant index in its own stack across two loops, one
+ * whose ctx is in frame 0 (below it), one with a NULL ctx, and uses it
+ * unchecked after each.
+ */
+static int noop_cb(__u32 i, void *data)
+{
+	return 0;
+}
+
+static __noinline int unreached_sub(struct idx_ctx *below)
+{
+	struct word4 *v = elem0();
+	volatile __u64 slot = 3;	/* in this frame's stack, known */
+
+	if (!v)
+		return 0;
+	ret = bpf_loop(nr_loops, count_cb, below, 0);
+	out[0] = v->w[slot];
+	ret += bpf_loop(nr_loops, noop_cb, NULL, 0);
+	out[1] = v->w[slot];
+	return 0;
+}
+
+SEC("tc")
+int unreached(struct __sk_buff *skb)
+{
+	struct idx_ctx c = {};
+
+	unreached_sub(&c);
+	after = c.idx;
+	return 0;
+}
+
+/*
  * A callback that calls no helper, for the inlining: it fills a buffer
  * in the caller's stack at an index it carries and checks.
  */
