@@ -46,6 +46,23 @@ else
 	fi
 fi
 
+# A kernel whose verifier never follows the callback (lab 1 alone) must
+# not pass an unsound test either: it refuses some unsound programs for
+# the wrong reason (it believes no call ran), so each twin makes a call.
+if image=$(kernel_at solution/01 2>"$T/lab1.build.err"); then
+	ids=$(grep -oE '^lab7\.unsound_[a-z_]+' "$KIT/grading/tests.list" | paste -sd, -)
+	"$KIT/grading/run-suite" --quiet --kernel "$image" --out "$T/lab1" --lab 7 --only "$ids" >/dev/null 2>&1
+	passed=$(awk -F'\t' '$2 == "pass" { print $1 }' "$T/lab1/results.tsv" | paste -sd' ' -)
+	n=$(grep -c . "$T/lab1/results.tsv")
+	if [ -z "$passed" ] && [ "$n" -gt 0 ]; then
+		pass "lab7: solution/01 (no callback state) passes no unsound test ($n)"
+	else
+		fail "lab7: solution/01 (no callback state) passes no unsound test" "passed: ${passed:-none}, $n results ($T/lab1/results.tsv)"
+	fi
+else
+	fail "lab7: solution/01 builds" "$(tail -n 12 "$T/lab1.build.err")"
+fi
+
 # make verif-cost: lab 4's bpf_loop programs on the kernels before and
 # after the fix. The verifier's counts are the same on every run of a
 # program on a kernel, so the lab text's and the handbook's figures must be

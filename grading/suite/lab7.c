@@ -192,9 +192,14 @@ static void judge_refused(struct test_ctx *ctx, const char *prog, const char *fl
 
 /* ---- the model ---- */
 
+static uint32_t nr_in(const struct test_ctx *ctx, uint32_t lo, uint32_t hi)
+{
+	return (uint32_t)param(ctx, "nr_loops", lo, hi);
+}
+
 static uint32_t nr(const struct test_ctx *ctx, uint32_t hi)
 {
-	return (uint32_t)param(ctx, "nr_loops", 0, hi);
+	return nr_in(ctx, 0, hi);
 }
 
 /* index_good_cb from a start index: reads w[start..3], then stops. */
@@ -240,12 +245,16 @@ static void model_after(const struct fill *f, uint32_t n, struct expect *x)
 	x->after = n < 4 ? f->e[0][n] : 0;
 }
 
-/* Each call sets the index to 1; with no call it stays 5, out of range. */
+/*
+ * Each call sets the index to 1. The twin makes at least one call: a
+ * verifier that never follows the callback believes the 5 of the start,
+ * drops the read as dead, and leaves 0.
+ */
 static void model_zero_calls(const struct fill *f, uint32_t n, struct expect *x)
 {
 	x->ret = n;
 	x->has_after = true;
-	x->after = n ? f->e[0][1] : 0;
+	x->after = f->e[0][1];
 }
 
 /* The outer loop's callback runs the index loop once and stops it. */
@@ -257,14 +266,14 @@ static void model_nested(const struct fill *f, uint32_t n, struct expect *x)
 
 /*
  * One unsound test: the unsound program (run with its own constant count,
- * or nr_loops 0), and its checked twin (nr_loops 0 .. nr_hi, from the
+ * or nr_loops 0), and its checked twin (nr_loops nr_lo .. nr_hi, from the
  * seed) with the model of its run. If 6.1's rule accepts the unsound
  * program, what it reached past element 0 is observation obs, which is
  * then word past_w of element 1 (of the copy source with past_src).
  */
 struct pair {
 	const char *bad, *good;
-	uint32_t nr_hi;
+	uint32_t nr_lo, nr_hi;
 	void (*model)(const struct fill *f, uint32_t n, struct expect *x);
 	const char *flaw;
 	const char *obs;
@@ -277,44 +286,44 @@ struct pair {
 #define PAST_E1W1 " (element 1's second word: w[5] of a 4-word value)"
 
 static const struct pair index_pair = {
-	"index_bad", "index_good", 7, model_index,
+	"index_bad", "index_good", 0, 7, model_index,
 	"its callback reads v->w[c->idx] and increments idx, checked only with idx == 0 "
 	"(zeroes in the caller's stack)", "bad.out4", false, 0, PAST_E1W0,
 };
 
 static const struct pair spilled_pair = {
-	"spilled_bad", "spilled_good", 6, model_spilled,
+	"spilled_bad", "spilled_good", 0, 6, model_spilled,
 	"its index starts as a spilled register holding 1, and the callback was checked "
 	"only with 1", "bad.out3", false, 0, PAST_E1W0,
 };
 
 static const struct pair pointer_pair = {
-	"pointer_bad", "pointer_good", 7, model_index,
+	"pointer_bad", "pointer_good", 0, 7, model_index,
 	"its callback reads *c->p and moves p on by 8 bytes, checked only with p at the "
 	"value's start", "bad.out4", false, 0, PAST_E1W0,
 };
 
 static const struct pair size_pair = {
-	"size_bad", "size_good", 7, model_size,
+	"size_bad", "size_good", 0, 7, model_size,
 	"its callback copies c->size bytes into a 32-byte value and adds 8 to size, checked "
 	"only with size == 8 (a 32-bit spill)", "bad.e1w0", true, 4,
 	" into element 1's first word (a copy of 40 bytes into 32)",
 };
 
 static const struct pair after_pair = {
-	"after_bad", "after_good", 6, model_after,
+	"after_bad", "after_good", 0, 6, model_after,
 	"after a loop of 5 calls that each add 1 to a counter, it reads v->w[counter], where "
 	"the verifier believed one call had run", "bad.after", false, 1, PAST_E1W1,
 };
 
 static const struct pair zero_calls_pair = {
-	"zero_calls_bad", "zero_calls_good", 3, model_zero_calls,
+	"zero_calls_bad", "zero_calls_good", 1, 3, model_zero_calls,
 	"its callback sets idx to 1, and after the loop it reads v->w[idx] as if a call had "
 	"run; run with nr_loops 0, idx is still 5", "bad.after", false, 1, PAST_E1W1,
 };
 
 static const struct pair nested_pair = {
-	"nested_bad", "nested_good", 7, model_nested,
+	"nested_bad", "nested_good", 0, 7, model_nested,
 	"an inner loop's callback moves an index in the outer caller's stack, which the inner "
 	"call must check for every call too", "bad.out4", false, 0, PAST_E1W0,
 };
@@ -322,7 +331,7 @@ static const struct pair nested_pair = {
 static void run_pair(struct test_ctx *ctx, const struct pair *p)
 {
 	run_prog(ctx, "bad", p->bad, 0, false);
-	run_prog(ctx, "good", p->good, nr(ctx, p->nr_hi), false);
+	run_prog(ctx, "good", p->good, nr_in(ctx, p->nr_lo, p->nr_hi), false);
 }
 
 static void judge_pair(struct test_ctx *ctx, const struct pair *p)
@@ -331,7 +340,7 @@ static void judge_pair(struct test_ctx *ctx, const struct pair *p)
 	struct fill f;
 
 	fill_values(ctx, &f);
-	p->model(&f, nr(ctx, p->nr_hi), &x);
+	p->model(&f, nr_in(ctx, p->nr_lo, p->nr_hi), &x);
 	if (!judge_run(ctx, "good", p->good, &x))
 		return;
 	judge_refused(ctx, p->bad, p->flaw, p->obs, p->past_src ? f.src[p->past_w] :
