@@ -47,14 +47,19 @@ static const struct {
 
 #define NR_PAIRS (sizeof(upstream) / sizeof(upstream[0]))
 
-static struct rec *find(const char *name)
+static struct rec *find_in(struct rec *in, int n, const char *name)
 {
 	int i;
 
-	for (i = 0; i < nr_recs; i++)
-		if (!strcmp(recs[i].name, name))
-			return &recs[i];
+	for (i = 0; i < n; i++)
+		if (!strcmp(in[i].name, name))
+			return &in[i];
 	return NULL;
+}
+
+static struct rec *find(const char *name)
+{
+	return find_in(recs, nr_recs, name);
 }
 
 static long long num(const char *line, const char *key)
@@ -265,7 +270,7 @@ static int cost(const char *accel, const char *before_label, const char *before_
 {
 	static struct rec before[MAX_RECS];
 	char b1[600], b2[600], change[64];
-	int nr_before, i, j, pass;
+	int nr_before, i, pass;
 
 	if (read_records(before_file))
 		return 2;
@@ -286,13 +291,10 @@ static int cost(const char *accel, const char *before_label, const char *before_
 		int n = pass ? nr_before : nr_recs;
 
 		for (i = 0; i < n; i++) {
-			const struct rec *a = pass ? NULL : &recs[i], *b = NULL;
 			const char *name = pass ? before[i].name : recs[i].name;
+			const struct rec *a = find(name), *b = find_in(before, nr_before, name);
 
-			for (j = 0; j < nr_before; j++)
-				if (!strcmp(before[j].name, name))
-					b = &before[j];
-			if (pass && find(name))
+			if (pass && a)
 				continue;
 			if (a && b && a->loaded && b->loaded && b->processed > 0)
 				snprintf(change, sizeof(change), "%+.1f%%",

@@ -16,7 +16,6 @@
  */
 #include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "suite.h"
@@ -429,7 +428,6 @@ static void model_fill(uint32_t n, struct expect *x)
 {
 	uint32_t i, calls = n < 8 ? n : 8;
 
-	memset(x, 0, sizeof(*x));
 	x->ret = n <= 8 ? n : 9;
 	x->has_after = true;
 	x->after = calls;
@@ -440,7 +438,7 @@ static void model_fill(uint32_t n, struct expect *x)
 
 JUDGE(lab7_keeps_inlining)
 {
-	struct expect x;
+	struct expect x = { 0 };
 
 	model_fill(nr(ctx, 10), &x);
 	if (!judge_run(ctx, "inline", "fill_inline", &x) ||
