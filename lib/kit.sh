@@ -27,9 +27,10 @@ export KIT WORK LINUX LOGS BIN
 : "${CONFINE_FILES:=4096}"		# files open at once, per process
 : "${CONFINE_PROCS:=1024}"		# processes at once
 : "${CONFINE_DISK_FLOOR:=4294967296}"	# bytes the disk it writes keeps free
+: "${CONFINE_BUILD_ROOM:=2147483648}"	# bytes a confined kernel build may hold
 export BUILD_TIMEOUT BOOT_TIMEOUT RUN_TIMEOUT TEST_TIMEOUT SUBMISSION_TIMEOUT SUBMISSION_UNPACKED_CAP \
 	CONSOLE_CAP CHANNEL_CAP CONFINE_MEM CONFINE_FILE CONFINE_FILES CONFINE_PROCS \
-	CONFINE_DISK_FLOOR
+	CONFINE_DISK_FLOOR CONFINE_BUILD_ROOM
 
 # One line per stage: "==> what (log: path)".
 stage() { printf '==> %s\n' "$*" >&2; }
@@ -45,6 +46,9 @@ stage_status() {
 	printf 'verdict\t%s\nreason\t%s\nlog\t%s\n' "$2" "$(printf '%s' "$3" | tr '\t\n' '  ' | cut -c1-500)" \
 		"$4" >"$1.tmp" && mv "$1.tmp" "$1"
 }
+
+# free_bytes DIR: bytes free to us on the file system that holds DIR.
+free_bytes() { df -P -B1 "$1" 2>/dev/null | awk 'NR == 2 { printf "%.0f\n", $4 }'; }
 
 # Seconds since the epoch with a fraction, for the timings stages print.
 now() { date +%s.%N; }

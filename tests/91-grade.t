@@ -160,6 +160,8 @@ extra_patch "$A/include-secret" "bpf: include notes" kernel/bpf/bpf_iter.c "1i #
 # 2. A Makefile change that would run commands and print the canary.
 sol "$A/makefile-smuggle" solution/01
 extra_patch "$A/makefile-smuggle" "bpf: build notes" kernel/bpf/Makefile "1i \$(shell touch $marker)\\n\$(info \$(shell cat $canary))\\n\$(shell cat $canary >$T/leaked)"
+# (The scratch checkout is 1.5 GB: gone once the patches are made.)
+git -C "$LINUX" worktree remove --force "$T/wt"
 # 3. Broken folders.
 mkdir -p "$A/empty" "$A/mixed" "$A/binary" "$A/symlinked" "$A/.hidden" "$A/ada lovelace"
 cp "$KIT"/grading/samples/reference/0001-*.patch "$A/mixed/"
@@ -242,6 +244,20 @@ grep -q '^extra.btf_present' "$T/adv/students/empty/scores.tsv" &&
 	pass "extra tests: a submission that was not graded has them as not-run" ||
 	fail "extra tests: a submission that was not graded has them as not-run"
 expect_grep "grade: two workers graded at once" '\[[0-9]+/[0-9]+ [a-z_-]+\] building' "$T/adv.log"
+
+# ---- a disk too full for a build: the submission's fault never ----
+# A tree no kept kernel has, on a disk that cannot keep the confined
+# build's floor: no verdict, no grade published, the reason and the fix.
+mkdir -p "$T/tight"
+cp -r "$A/include-secret" "$T/tight/"
+env CONFINE_DISK_FLOOR=$((1 << 50)) make -s -C "$KIT" grade SUBMISSIONS="$T/tight" OUT="$T/tight-out" \
+	>"$T/tight.log" 2>&1
+check "disk: a build the disk has no room for is the kit's failure (exit 2)" test $? = 2
+[ ! -e "$T/tight-out/students/include-secret" ] && ! grep -q '^include-secret,' "$T/tight-out/gradebook.csv" 2>/dev/null &&
+	pass "disk: ... nothing is published for the student" ||
+	fail "disk: ... nothing is published for the student" "$(ls "$T/tight-out/students" 2>&1)"
+expect_grep "disk: ... the error names the limit and the fix" 'CONFINE_DISK_FLOOR.*make clean-builds' "$T/tight.log"
+expect_grep "disk: ... and the run says the student is to be graded again" 'no result because the kit failed' "$T/tight.log"
 rm -f "$canary"
 
 # ---- several machines: merge ----
