@@ -15,7 +15,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -I/usr/include/x86_64-linux
 
 .DEFAULT_GOAL := help
 .PHONY: help setup deps prepare host-tools suite initramfs kernel boot run test lab check \
-	grade grade-merge bench-first bench-grade handin handbook clean-builds distclean
+	grade grade-merge bench-first bench-grade walk handin handbook clean-builds distclean
 
 help: ## this list
 	@echo "bpfloop-lab: re-implement bpf_loop() in Linux 6.1, boot it in QEMU, get graded."
@@ -43,7 +43,8 @@ prepare: ## (re)make the kernel work tree: tags upstream and base, solution bran
 # The kit's host programs, in C.
 HOST_TOOLS := $(BIN)/vm-watch $(BIN)/unframe $(BIN)/excerpt $(BIN)/config-check \
 	$(BIN)/first-error $(BIN)/gen_init_cpio $(BIN)/ktap $(BIN)/helper-ids $(BIN)/linkcheck \
-	$(BIN)/intake $(BIN)/grade-report $(BIN)/plan $(BIN)/safe-copy $(BIN)/bench-first-report
+	$(BIN)/intake $(BIN)/grade-report $(BIN)/plan $(BIN)/safe-copy $(BIN)/bench-first-report \
+	$(BIN)/console-check $(BIN)/walk-stamp
 host-tools: $(HOST_TOOLS)
 
 $(BIN)/%: vm/%.c | $(BIN)
@@ -119,6 +120,8 @@ grade: ## grade every submission in SUBMISSIONS= (default: the samples) into OUT
 
 bench-first: host-tools ## a new user's first contact: make grade, a first lab 3 grade, make check after an edit, from an empty work folder and cache (work/bench/first.md)
 	@grading/bench-first
+walk: host-tools ## a student's path through labs 0-3 as the texts give it: every command run, its quoted output checked, each wait and silence timed (work/walk/walk.md)
+	@docs/walk $(if $(LABS),--labs "$(LABS)")
 bench-grade: ## measure make grade's submissions per hour here (N=6 synthetic submissions, JOBS=2, HEADERS=own, comment or same)
 	@grading/bench-grade "$(or $(N),6)" "$(or $(JOBS),2)" "$(or $(HEADERS),own)"
 

@@ -1,7 +1,7 @@
 # The course texts (README.md, handbook.md, labs/*/README.md): the make
 # targets and kit files they name exist, and docs/render makes a site whose
 # links all resolve, without a pandoc warning. No kernel, no VM.
-# shellcheck shell=bash source=tests/lib.sh
+# shellcheck shell=bash source=tests/lib.sh disable=SC2015
 . "$(dirname "$0")/lib.sh"
 T=$TESTS_OUT/docs
 rm -rf "$T"
@@ -137,3 +137,40 @@ check "docs: links to pages and to the kit's files resolve" \
 printf '<link rel="stylesheet" href="https://cdn.example/x.css"><a href="#top">x</a>\n' >"$T/external.html"
 expect_status "linkcheck: an external stylesheet and a missing anchor are broken" 1 \
 	"$BIN/linkcheck" "$T/external.html"
+
+# (e) The commands of labs 0 to 3 for make walk (docs/walk): the texts'
+# console blocks parse, and each edit names a reference series.
+make -s host-tools >/dev/null
+if "$BIN/console-check" steps labs/0[0-3]-*/README.md >"$T/steps.tsv"; then
+	pass "walk: the console blocks of labs 0 to 3 parse"
+else
+	fail "walk: the console blocks of labs 0 to 3 parse" "$(tail -n 3 "$T/steps.tsv")"
+fi
+bad=$(awk -F'\t' '$2 == "edit" { print $3 }' "$T/steps.tsv" | while read -r s; do
+	ls "$KIT/$s"/*.patch >/dev/null 2>&1 || echo "$s"; done)
+[ "$(awk -F'\t' '$2 == "edit"' "$T/steps.tsv" | wc -l)" -ge 3 ] && [ -z "$bad" ] &&
+	pass "walk: each student's edit names a series of solutions/" ||
+	fail "walk: each student's edit names a series of solutions/" "${bad:-fewer than 3 edits}"
+# console-check match: "..." stands for text; the order counts.
+printf '==> building ... (log: ...)\n...\nok 4 lab0.helper_181_absent\n' >"$T/quoted"
+printf 'noise\n==> building base (log: /x/y)\nmore\nok 4 lab0.helper_181_absent\n' >"$T/printed"
+check "console-check: quoted lines match the printed ones, '...' for any text" \
+	"$BIN/console-check" match "$T/quoted" "$T/printed"
+printf 'ok 4 lab0.helper_181_absent\n==> building base (log: /x/y)\n' >"$T/swapped"
+expect_status "console-check: ... and not out of order" 1 "$BIN/console-check" match "$T/quoted" "$T/swapped"
+# walk-stamp: the wait and the longest silence, with what was on the
+# screen while it lasted; the report refuses a silence over the limit and
+# a quoted line not printed.
+{ echo first; sleep 1.5; echo second; } | "$BIN/walk-stamp" run "$T/stamp.out" "$T/stamp.stats"
+IFS=$'\t' read -r secs quiet after <"$T/stamp.stats"
+awk -v s="$secs" -v q="$quiet" 'BEGIN { exit !(s >= 1.5 && q >= 1.5 && q <= s) }' && [ "$after" = first ] &&
+	cmp -s "$T/stamp.out" <(printf 'first\nsecond\n') &&
+	pass "walk-stamp: the output kept, the silence timed after the line it followed" ||
+	fail "walk-stamp: the output kept, the silence timed after the line it followed" "$(cat "$T/stamp.stats")"
+printf '00/README.md:1\tmake check\t40.0\t12.0\t==> x\tyes\n' >"$T/walk.tsv"
+check "walk-stamp: a command within its text and the silence limit passes" "$BIN/walk-stamp" report "$T/walk.tsv" 30
+printf '00/README.md:9\tmake run\t50.0\t45.0\t==> y\tyes\n' >>"$T/walk.tsv"
+expect_status "walk-stamp: a silence over the limit fails the walk" 1 "$BIN/walk-stamp" report "$T/walk.tsv" 30
+printf '00/README.md:1\tmake check\t40.0\t12.0\t==> x\tok 4 lab0.x\n' >"$T/walk2.tsv"
+expect_grep "walk-stamp: ... and so does a quoted line not printed, named" 'missing:.*ok 4 lab0.x' \
+	<("$BIN/walk-stamp" report "$T/walk2.tsv" 30)
