@@ -15,7 +15,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -I/usr/include/x86_64-linux
 
 .DEFAULT_GOAL := help
 .PHONY: help setup deps prepare host-tools suite initramfs kernel boot run test lab check \
-	grade grade-merge bench-first bench-grade walk handin handbook clean-builds distclean
+	grade grade-merge grade-fan-out bench-first bench-grade walk handin handbook clean-builds distclean
 
 help: ## this list
 	@echo "bpfloop-lab: re-implement bpf_loop() in Linux 6.1, boot it in QEMU, get graded."
@@ -127,6 +127,10 @@ bench-grade: ## measure make grade's submissions per hour here (N=6 synthetic su
 
 grade-merge: ## one gradebook from the OUT folders of several machines: RUNS="a b" OUT=dir
 	@grading/merge-runs --out "$(OUT)" $(if $(RUBRIC),--rubric "$(RUBRIC)") $(RUNS)
+
+grade-fan-out: ## grade one class over several work folders at once (GNU parallel), then merge: WORKS="a b" OUT=dir [SUBMISSIONS= JOBS= RUBRIC= EXTRA_TESTS=]
+	@grading/fan-out --works "$(WORKS)" --out "$(OUT)" $(if $(SUBMISSIONS),--submissions "$(SUBMISSIONS)") \
+		$(if $(JOBS),--jobs "$(JOBS)") $(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(EXTRA_TESTS),--extra-tests "$(EXTRA_TESTS)")
 
 handin: ## package your lab branch for your instructor (NAME=you TIME=hours)
 	@grading/handin "$(NAME)" "$(TIME)"

@@ -9,25 +9,7 @@ mkdir -p "$T/work"
 S=$T/work
 mk() { make -s -C "$KIT" WORK="$S" "$@"; }
 
-# The student's work tree: a clone sharing the kit's objects (no second
-# tarball), with the same tags and branches.
-git clone -q --shared --no-checkout "$LINUX" "$S/linux"
-git -C "$S/linux" fetch -q origin 'refs/heads/solution/*:refs/heads/solution/*'
-git -C "$S/linux" checkout -q --detach base
-mkdir -p "$S/linux/.git/bpfloop"
-cp "$LINUX"/.git/bpfloop/* "$S/linux/.git/bpfloop/"
-mkdir -p "$S/bin" "$S/suite" "$S/initramfs"
-cp -p "$BIN"/* "$S/bin/"
-cp -p "$WORK"/suite/* "$S/suite/"
-cp -p "$WORK"/initramfs/* "$S/initramfs/"
-
-# The kit's own build of base, as set-up leaves it: every build folder of
-# the student's starts from it (the first make check is incremental). As
-# after set-up, the work tree's files are older than that build.
-git -C "$S/linux" ls-files -z | (cd "$S/linux" && xargs -0 touch -h -d 2000-01-01)
-"$KIT/kbuild/kernel-build" --trusted --quiet >/dev/null 2>&1 || true
-mkdir -p "$S/slots/trusted"
-cp -a "$WORK/slots/trusted/build" "$S/slots/trusted/"
+work_like "$S" || { fail "student: a work folder like a student's" "the clone failed"; exit 0; }
 
 mk lab N=2 >"$T/lab.out" 2>&1
 if [ "$(git -C "$S/linux" symbolic-ref --short HEAD)" = lab/02 ] &&

@@ -272,3 +272,31 @@ cp -r "$T/samples" "$T/samples-other"
 sed -i '1s/\tpass\t[0-9.]*\t/\tfail\t0\t/' "$T/samples-other/students/reference/scores.tsv"
 expect_status "merge: the same student graded differently on two machines is a conflict" 1 \
 	"$KIT/grading/merge-runs" --out "$T/merged2" "$T/samples" "$T/samples-other"
+
+# ---- several work folders at once: make grade-fan-out ----
+# The samples dealt to this work folder and to a second one set up as a
+# student's machine is (work_like; the kept kernels copied: the builds are
+# not what this tests), graded at once by GNU parallel and merged: the
+# gradebook of one machine, student by student.
+W2=$T/work2
+if work_like "$W2" && cp -a "$WORK/kernels" "$W2/"; then
+	ts=$(now)
+	make -s -C "$KIT" grade-fan-out WORKS="$WORK $W2" OUT="$T/fan" >"$T/fan.log" 2>&1
+	check "fan-out: two work folders grade the samples at once (exit 0)" test $? = 0
+	echo "# the samples over two work folders at once took $(elapsed "$ts")"
+	[ "$(find "$T/fan/runs/1/students" "$T/fan/runs/2/students" -mindepth 1 -maxdepth 1 -type d | wc -l)" = \
+		"$(find "$KIT/grading/samples" -mindepth 1 -maxdepth 1 -type d | wc -l)" ] &&
+		[ -n "$(ls "$T/fan/runs/1/students")" ] && [ -n "$(ls "$T/fan/runs/2/students")" ] && [ -d "$W2/trees" ] &&
+		pass "fan-out: each work folder graded its own share of the class" ||
+		fail "fan-out: each work folder graded its own share of the class" "$(ls "$T/fan/runs/"*/students)"
+	if cmp -s <(sort "$T/samples/gradebook.csv") <(sort "$T/fan/gradebook.csv"); then
+		pass "fan-out: the merged gradebook is the one machine's"
+	else
+		fail "fan-out: the merged gradebook is the one machine's" "$(diff <(sort "$T/samples/gradebook.csv") <(sort "$T/fan/gradebook.csv"))"
+	fi
+else
+	fail "fan-out: a second work folder like a student's"
+fi
+rm -rf "$W2"
+expect_status "fan-out: the same work folder twice is refused" 2 \
+	"$KIT/grading/fan-out" --works "$WORK $WORK/." --out "$T/fan-bad"

@@ -180,3 +180,25 @@ kernel_at() {
 
 # Kept for the tests' wording; the kit's own function lives in lib/kit.sh.
 commit_with_patch() { kit_commit_with_patch "$@"; }
+
+# work_like DIR: a second work folder in DIR, as a student's machine has it
+# after set-up: a clone of the work tree sharing its objects (no second
+# tarball), with the same tags and branches; the kit's programs, suite and
+# initramfs; the kit's own build of base, which every build folder starts
+# from (as after set-up, the work tree's files are older than that build).
+work_like() {
+	local S=$1
+	mkdir -p "$S"
+	git clone -q --shared --no-checkout "$LINUX" "$S/linux" &&
+		git -C "$S/linux" fetch -q origin 'refs/heads/solution/*:refs/heads/solution/*' &&
+		git -C "$S/linux" checkout -q --detach base || return 1
+	mkdir -p "$S/linux/.git/bpfloop" "$S/bin" "$S/suite" "$S/initramfs" "$S/slots/trusted"
+	cp "$LINUX"/.git/bpfloop/* "$S/linux/.git/bpfloop/"
+	cp -p "$BIN"/* "$S/bin/"
+	cp -p "$WORK"/suite/* "$S/suite/"
+	cp -p "$WORK"/initramfs/* "$S/initramfs/"
+	cp "$WORK/accel" "$S/accel" 2>/dev/null || true
+	git -C "$S/linux" ls-files -z | (cd "$S/linux" && xargs -0 touch -h -d 2000-01-01)
+	"$KIT/kbuild/kernel-build" --trusted --quiet >/dev/null 2>&1 || true
+	cp -a "$WORK/slots/trusted/build" "$S/slots/trusted/"
+}
