@@ -15,7 +15,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -I/usr/include/x86_64-linux
 
 .DEFAULT_GOAL := help
 .PHONY: help setup deps prepare host-tools suite initramfs kernel boot run test lab check \
-	grade grade-merge grade-fan-out bench-first bench-grade walk handin handbook clean-builds distclean
+	grade grade-merge grade-fan-out bundle unbundle bench-first bench-grade walk handin handbook clean-builds distclean
 
 help: ## this list
 	@echo "bpfloop-lab: re-implement bpf_loop() in Linux 6.1, boot it in QEMU, get graded."
@@ -131,6 +131,11 @@ grade-merge: ## one gradebook from the OUT folders of several machines: RUNS="a 
 grade-fan-out: ## grade one class over several work folders at once (GNU parallel), then merge: WORKS="a b" OUT=dir [SUBMISSIONS= JOBS= RUBRIC= EXTRA_TESTS=]
 	@grading/fan-out --works "$(WORKS)" --out "$(OUT)" $(if $(SUBMISSIONS),--submissions "$(SUBMISSIONS)") \
 		$(if $(JOBS),--jobs "$(JOBS)") $(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(EXTRA_TESTS),--extra-tests "$(EXTRA_TESTS)")
+
+bundle: ## for a room with a bad network: the packages, the trusted build, the compiler cache and the kit's kernels in one file (BUNDLE=file, default work/bundle/bpfloop-lab.bundle.tar)
+	@lib/bundle make $(if $(BUNDLE),--out "$(BUNDLE)")
+unbundle: ## on a student's machine, no network needed: check and unpack BUNDLE=file, then set up from it
+	@lib/bundle unpack --in "$(BUNDLE)"
 
 handin: ## package your lab branch for your instructor (NAME=you TIME=hours)
 	@grading/handin "$(NAME)" "$(TIME)"
