@@ -44,7 +44,7 @@ prepare: ## (re)make the kernel work tree: tags upstream and base, solution bran
 HOST_TOOLS := $(BIN)/vm-watch $(BIN)/unframe $(BIN)/excerpt $(BIN)/config-check \
 	$(BIN)/first-error $(BIN)/gen_init_cpio $(BIN)/ktap $(BIN)/helper-ids $(BIN)/linkcheck \
 	$(BIN)/intake $(BIN)/grade-report $(BIN)/plan $(BIN)/safe-copy $(BIN)/bench-first-report \
-	$(BIN)/console-check $(BIN)/walk-stamp
+	$(BIN)/console-check $(BIN)/walk-stamp $(BIN)/yaml-check
 host-tools: $(HOST_TOOLS)
 
 $(BIN)/%: vm/%.c | $(BIN)
@@ -57,6 +57,8 @@ $(BIN)/%: kernel-base/%.c | $(BIN)
 	$(CC) $(CFLAGS) -o $@ $<
 $(BIN)/%: docs/%.c | $(BIN)
 	$(CC) $(CFLAGS) -o $@ $<
+$(BIN)/yaml-check: docs/yaml-check.c | $(BIN)
+	$(CC) $(CFLAGS) -o $@ $< -lyaml
 # The kernel's own cpio writer, from the pristine source.
 $(BIN)/gen_init_cpio: | $(BIN)
 	@git -C $(WORK)/linux show upstream:usr/gen_init_cpio.c >$@.c 2>/dev/null || \

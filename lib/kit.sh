@@ -68,6 +68,12 @@ need_tools() {
 	make -s -C "$KIT" host-tools >/dev/null ||
 		die "building the kit's host programs failed: run 'make host-tools' to see why"
 }
+# need_tool NAME...: only those programs, for a step that runs on a
+# machine without the kit set up (merging a class's runs, say).
+need_tool() {
+	make -s -C "$KIT" "${@/#/$BIN/}" >/dev/null ||
+		die "building the kit's programs $* failed: run 'make -C $KIT ${*/#/$BIN/}' to see why"
+}
 
 # The commit of PATCH... (git format-patch output, applied in order) on REF
 # of the work tree, made in a scratch worktree; prints its id. The same

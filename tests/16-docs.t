@@ -174,3 +174,32 @@ expect_status "walk-stamp: a silence over the limit fails the walk" 1 "$BIN/walk
 printf '00/README.md:1\tmake check\t40.0\t12.0\t==> x\tok 4 lab0.x\n' >"$T/walk2.tsv"
 expect_grep "walk-stamp: ... and so does a quoted line not printed, named" 'missing:.*ok 4 lab0.x' \
 	<("$BIN/walk-stamp" report "$T/walk2.tsv" 30)
+
+# (f) The CI recipe for a class (grading/ci/github-grade.yml): it parses,
+# has the grading matrix and the merge after it, and its dealing of a
+# class into shares is make grade-fan-out's.
+Y=$KIT/grading/ci/github-grade.yml
+check "ci recipe: it parses as YAML, with a matrix of shares and a merge job after them" \
+	"$BIN/yaml-check" "$Y" jobs.grade.strategy.matrix.share jobs.merge.needs
+printf 'a: [1\nb: 2\n' >"$T/bad.yml"
+expect_grep "yaml-check: a file that does not parse is named with its line" 'bad.yml:2:' \
+	<("$BIN/yaml-check" "$T/bad.yml" 2>&1)
+grep -q 'make grade SUBMISSIONS=share' "$Y" && grep -q 'make grade-merge RUNS=' "$Y" &&
+	pass "ci recipe: each share is graded by make grade, the runs merged by make grade-merge" ||
+	fail "ci recipe: each share is graded by make grade, the runs merged by make grade-merge"
+rm -rf "$T/deal"
+mkdir -p "$T/deal/class"
+cp -a "$KIT"/grading/samples/. "$T/deal/class/"
+mkdir -p "$T/deal/class/ada lovelace"
+step=$("$BIN/yaml-check" "$Y" --get jobs.grade.steps.2.run)
+"$KIT/grading/fan-out" --works "$T/deal/w1 $T/deal/w2" --out "$T/deal/fan" --submissions "$T/deal/class" \
+	--deal-only >/dev/null 2>&1
+same=1
+for k in 1 2; do
+	rm -rf "$T/deal/share"
+	(cd "$T/deal" && SHARES=2 bash -c "${step//'${{ matrix.share }}'/$k}") 2>/dev/null
+	[ "$(ls "$T/deal/share" 2>/dev/null)" = "$(ls "$T/deal/fan/shares/$k" 2>/dev/null)" ] &&
+		[ -n "$(ls "$T/deal/share" 2>/dev/null)" ] || same=0
+done
+[ "$same" = 1 ] && pass "ci recipe: its shares of the samples are make grade-fan-out's" ||
+	fail "ci recipe: its shares of the samples are make grade-fan-out's"
