@@ -3,11 +3,12 @@
  * walk-stamp: how long a command made its reader wait, and in silence.
  *
  *   walk-stamp run OUTPUT STATS
- *	copies standard input to OUTPUT line by line and, at its end, writes
+ *	copies standard input to OUTPUT as it comes and, at its end, writes
  *	STATS: one line "SECONDS<TAB>SILENCE<TAB>TEXT": the time from the
- *	start to the end of input, the longest time without a new line (the
- *	start and the end count), and the line the reader had last seen
- *	while it lasted ("(the start)" before the first).
+ *	start to the end of input, the longest time in which nothing came
+ *	(the start and the end count; a counter redrawn with a carriage
+ *	return is something), and the line the reader had last seen while it
+ *	lasted ("(the start)" before the first).
  *   walk-stamp report TSV LIMIT
  *	TSV: one line per command, "WHERE<TAB>COMMAND<TAB>SECONDS<TAB>
  *	SILENCE<TAB>AFTER<TAB>MATCH" (SECONDS, SILENCE and AFTER as run wrote
@@ -23,6 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <errno.h>
+#include <unistd.h>
 
 static double now(void)
 {
@@ -55,29 +58,54 @@ static void flatten(char *s, size_t max)
 
 static int run(const char *out_path, const char *stats_path)
 {
-	static char line[8192], seen[8192] = "(the start)", longest_text[8192] = "(the start)";
+	static char buf[4096], seen[8192] = "(the start)", cur[8192], longest_text[8192] = "(the start)";
 	double t0 = now(), last = t0, longest = 0, t;
+	size_t cur_len = 0;
 	FILE *out = fopen(out_path, "w"), *stats;
+	ssize_t n;
 
 	if (!out) {
 		perror(out_path);
 		return 2;
 	}
-	while (fgets(line, sizeof(line), stdin)) {
+	/*
+	 * Any byte is a sign of life, a progress counter redrawn with '\r'
+	 * included; "seen" is the last whole line (or redrawn one).
+	 */
+	while ((n = read(0, buf, sizeof(buf))) != 0) {
+		ssize_t i;
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			perror("walk-stamp: read");
+			return 2;
+		}
 		t = now();
 		if (t - last > longest) {
 			longest = t - last;
-			strcpy(longest_text, seen);
+			strcpy(longest_text, cur_len ? cur : seen);
 		}
 		last = t;
-		snprintf(seen, sizeof(seen), "%s", line);
-		fputs(line, out);
+		for (i = 0; i < n; i++) {
+			if (buf[i] == '\n' || buf[i] == '\r') {
+				if (cur_len) {
+					cur[cur_len] = '\0';
+					strcpy(seen, cur);
+				}
+				cur_len = 0;
+			} else if (cur_len < sizeof(cur) - 1) {
+				cur[cur_len++] = buf[i];
+			}
+		}
+		cur[cur_len] = '\0';
+		fwrite(buf, 1, n, out);
 		fflush(out);
 	}
 	t = now();
 	if (t - last > longest) {
 		longest = t - last;
-		strcpy(longest_text, seen);
+		strcpy(longest_text, cur_len ? cur : seen);
 	}
 	if (fclose(out)) {
 		perror(out_path);
