@@ -47,6 +47,15 @@ stage_status() {
 		"$4" >"$1.tmp" && mv "$1.tmp" "$1"
 }
 
+# toolchain_id: a hash of the versions of what builds a kernel (kept
+# kernels and the trusted build are keyed by it; a bundle must match it).
+toolchain_id() {
+	{ gcc --version | head -n 1; ld --version | head -n 1; pahole --version
+		make --version | head -n 1; } 2>&1 | sha256sum | cut -c1-8
+}
+# kit_packages: the Debian packages the kit installs, one a line.
+kit_packages() { grep -v '^#' "${KIT_PACKAGES:-$KIT/lib/packages}" | grep -v '^$'; }
+
 # free_bytes DIR: bytes free to us on the file system that holds DIR.
 free_bytes() { df -P -B1 "$1" 2>/dev/null | awk 'NR == 2 { printf "%.0f\n", $4 }'; }
 
