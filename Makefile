@@ -120,9 +120,9 @@ grade: ## grade every submission in SUBMISSIONS= (default: the samples) into OUT
 		$(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(EXTRA_TESTS),--extra-tests "$(EXTRA_TESTS)") \
 		$(if $(JOBS),--jobs "$(JOBS)") $(if $(filter 1 yes,$(FORCE)),--force)
 
-bench-first: host-tools ## a new user's first contact: make grade, a first lab 3 grade, make check after an edit, from an empty work folder and cache (work/bench/first.md)
+bench-first: ## a new user's first contact: make grade, a first lab 3 grade, make check after an edit, from an empty work folder and cache (work/bench/first.md)
 	@grading/bench-first
-walk: host-tools ## a student's path through labs 0-3 as the texts give it: every command run, its quoted output checked, each wait and silence timed (work/walk/walk.md)
+walk: ## a student's path through labs 0-3 as the texts give it: every command run, its quoted output checked, each wait and silence timed (work/walk/walk.md)
 	@docs/walk $(if $(LABS),--labs "$(LABS)")
 bench-grade: ## measure make grade's submissions per hour here (N=6 synthetic submissions, JOBS=2, HEADERS=own, comment or same)
 	@grading/bench-grade "$(or $(N),6)" "$(or $(JOBS),2)" "$(or $(HEADERS),own)"

@@ -77,7 +77,7 @@ int main(int argc, char **argv)
 	rewind(f);
 	printf("# First contact, measured here\n\n");
 	printf("%s cores, guests under %s; a fresh work folder and an empty compiler cache "
-	       "(the packages were installed already).\n\n", cores, accel);
+	       "(each row says what else it includes).\n\n", cores, accel);
 	printf("| what | measured | target | |\n|---|---|---|---|\n");
 	while (fgets(line, sizeof(line), f)) {
 		struct row r;
