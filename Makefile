@@ -94,7 +94,9 @@ $(BIN)/suite-judge: $(SUITE_TESTS) grading/suite/judge.c grading/guest.c $(SUITE
 $(SUITE):
 	@mkdir -p $@
 
-initramfs: $(INITRAMFS) ## the guest's initramfs: busybox, /init, the suite
+# The host's judge goes with the guest's suite: a suite rebuilt from a new
+# tests.list beside an old judge would have every run refused.
+initramfs: $(INITRAMFS) $(BIN)/suite-judge ## the guest's initramfs: busybox, /init, the suite
 $(INITRAMFS): vm/init vm/profile vm/mkinitramfs $(SUITE)/bpfloop-suite | $(BIN)/gen_init_cpio
 	@mkdir -p $(dir $@)
 	vm/mkinitramfs $@ $(SUITE)/bpfloop-suite:/usr/bin/bpfloop-suite
