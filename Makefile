@@ -76,6 +76,13 @@ SUITE_OBJS := $(patsubst grading/suite/progs/%.bpf.c,$(SUITE)/%.bpf.o,$(SUITE_PR
 SUITE_SKELS := $(SUITE_OBJS:.bpf.o=.skel.h)
 SUITE_TESTS := $(filter-out grading/suite/main.c grading/suite/judge.c grading/suite/kernel.c,\
 	$(wildcard grading/suite/*.c))
+# Lab 7's precision test loads lab 4's bpf_loop programs as the kit's
+# reference writes them (solution/07 of the work tree, made by make setup
+# from solutions/): their skeletons join the suite's.
+LAB7_REF := $(shell git -C $(WORK)/linux rev-parse -q --verify 'solution/07^{commit}' 2>/dev/null)
+LAB7_SRC := $(SUITE)/lab4-$(or $(LAB7_REF),none)
+LAB7_LAB4 := pyperf600 strobemeta
+SUITE_SKELS += $(LAB7_LAB4:%=$(SUITE)/lab7_%.skel.h)
 SUITE_HDRS := grading/suite/suite.h grading/guest.h $(SUITE)/tests.h $(SUITE_SKELS)
 suite: $(SUITE)/bpfloop-suite $(BIN)/suite-judge ## build the in-guest test suite and its judge
 
@@ -93,6 +100,17 @@ $(BIN)/suite-judge: $(SUITE_TESTS) grading/suite/judge.c grading/guest.c $(SUITE
 		-o $@ $(SUITE_TESTS) grading/suite/judge.c grading/guest.c
 $(SUITE):
 	@mkdir -p $@
+$(LAB7_SRC)/.taken: | $(SUITE)
+	@test -n "$(LAB7_REF)" || { echo "error: no branch solution/07 in the work tree $(WORK)/linux: run 'make setup'" >&2; exit 1; }
+	@rm -rf $(SUITE)/lab4-* && mkdir -p $(dir $@)
+	@for f in pyperf.h strobemeta.h pyperf600_bpf_loop.c strobemeta_bpf_loop.c; do \
+		git -C $(WORK)/linux show $(LAB7_REF):tools/testing/selftests/bpf/progs/$$f >$(dir $@)$$f || exit 1; \
+	done
+	@touch $@
+# The selftests' own clang flags (grading/guest-build --selftests-flags).
+$(SUITE)/lab7_%.bpf.o: $(LAB7_SRC)/.taken
+	clang -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_x86 -mlittle-endian -ffreestanding \
+		-I/usr/include/x86_64-linux-gnu -w -c $(LAB7_SRC)/$*_bpf_loop.c -o $@
 
 # The host's judge goes with the guest's suite: a suite rebuilt from a new
 # tests.list beside an old judge would have every run refused.

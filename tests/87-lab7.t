@@ -81,6 +81,16 @@ if "$KIT/grading/lab7/verif-cost" >"$T/cost.out" 2>&1; then
 			pass "lab7: $text has verif-cost's verifier counts" ||
 			fail "lab7: $text has verif-cost's verifier counts" "not in $text: $missing (measured: $cost)"
 	done
+	# lab7.keeps_lab4 loads the same two programs in the suite, another
+	# loader: on the reference its counts are verif-cost's after the fix.
+	for p in pyperf600 strobemeta; do
+		want=$(awk -F'|' -v p="\`${p}_bpf_loop\`" '$2 ~ p { print $4 }' "$cost" | grep -oE '^ *[0-9,]+ insns' | tr -dc 0-9)
+		got=$(cat "$T"/reference/boot-*/output 2>/dev/null | grep -oE "obs $p\.processed=[0-9]+" | head -n 1 | cut -d= -f2)
+		[ -n "$want" ] && [ "$got" = "$want" ] &&
+			pass "lab7: lab7.keeps_lab4 counts ${p}_bpf_loop's instructions as verif-cost does ($got)" ||
+			fail "lab7: lab7.keeps_lab4 counts ${p}_bpf_loop's instructions as verif-cost does" \
+				"suite: ${got:-none}, verif-cost: ${want:-none} ($cost, $T/reference/)"
+	done
 else
 	fail "lab7: make verif-cost runs" "$(tail -n 12 "$T/cost.out")"
 fi

@@ -20,6 +20,8 @@
 
 #include "suite.h"
 #include "lab7.skel.h"
+#include "lab7_pyperf600.skel.h"
+#include "lab7_strobemeta.skel.h"
 
 #define WORDS 4
 
@@ -452,4 +454,77 @@ JUDGE(lab7_keeps_inlining)
 	CHECK(ctx, seen(ctx, "helper.helper_calls") == 1,
 	      "fill_helper: flags the verifier cannot see must keep the helper call, found %lld",
 	      seen(ctx, "helper.helper_calls"));
+}
+
+/*
+ * Lab 4's bpf_loop versions of pyperf600 and strobemeta as the kit's
+ * reference writes them (solution/07 of the work tree: strobemeta builds
+ * its payload at a carried, checked offset): programs that real users
+ * write with bpf_loop, which a sound verifier must still accept. Each is
+ * loaded with the verifier's statistics (with its log too under --verbose,
+ * which shows the reason of a refusal); the count of instructions the
+ * verifier processed is the price of soundness on this kernel, and make
+ * verif-cost sets the reference kernels' counts before and after the fix
+ * side by side.
+ */
+static void load_lab4(struct test_ctx *ctx, const char *tag, struct bpf_object_skeleton *skel,
+		      int open_err)
+{
+	struct bpf_prog_info info = { 0 };
+	uint32_t len = sizeof(info);
+	struct verdict v = { 0 };
+	int fd, err;
+
+	observe(ctx, open_err, "%s.open", tag);
+	if (!skel)
+		return;
+	fd = load_one_skel(skel, "on_event", ctx->verbose ? 1 | 4 : 4, &v);
+	observe(ctx, fd < 0 ? v.err : 0, "%s.load", tag);
+	if (fd >= 0) {
+		err = bpf_obj_get_info_by_fd(fd, &info, &len) ? -errno : 0;
+		observe(ctx, err, "%s.info", tag);
+		if (!err) {
+			observe(ctx, info.verified_insns, "%s.processed", tag);
+			diag("%s_bpf_loop: the verifier processed %u instructions", tag, info.verified_insns);
+		}
+	}
+	verdict_free(&v);
+}
+
+RUN(lab7_keeps_lab4)
+{
+	struct lab7_pyperf600 *py = lab7_pyperf600__open();
+	int py_err = py ? 0 : -errno;
+	struct lab7_strobemeta *sm = lab7_strobemeta__open();
+	int sm_err = sm ? 0 : -errno;
+
+	load_lab4(ctx, "pyperf600", py ? py->skeleton : NULL, py_err);
+	load_lab4(ctx, "strobemeta", sm ? sm->skeleton : NULL, sm_err);
+	lab7_pyperf600__destroy(py);
+	lab7_strobemeta__destroy(sm);
+}
+
+JUDGE(lab7_keeps_lab4)
+{
+	static const char *const tags[] = { "pyperf600", "strobemeta" };
+	long long v;
+	size_t i;
+
+	for (i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
+		v = seen(ctx, "%s.open", tags[i]);
+		if (!CHECK(ctx, v == 0, "opening %s_bpf_loop: %s", tags[i], err_name(v)))
+			continue;
+		v = seen(ctx, "%s.load", tags[i]);
+		if (!CHECK(ctx, v == 0, "%s_bpf_loop (lab 4's, as the reference writes it) was refused "
+			   "(%s): a program real users write with bpf_loop, which a sound verifier must "
+			   "still accept. The verifier's reason: make run CMD='bpfloop-suite --only "
+			   "lab7.keeps_lab4 --verbose'", tags[i], err_name(v)))
+			continue;
+		v = seen(ctx, "%s.info", tags[i]);
+		if (!CHECK(ctx, v == 0, "%s_bpf_loop: reading its program info: %s", tags[i], err_name(v)))
+			continue;
+		v = seen(ctx, "%s.processed", tags[i]);
+		CHECK(ctx, v > 0, "%s_bpf_loop loaded, yet the kernel says its verifier processed %lld "
+		      "instructions", tags[i], v);
+	}
 }
