@@ -195,7 +195,7 @@ work_like() {
 	mkdir -p "$S/linux/.git/bpfloop" "$S/bin" "$S/suite" "$S/initramfs" "$S/slots/trusted"
 	cp "$LINUX"/.git/bpfloop/* "$S/linux/.git/bpfloop/"
 	cp -p "$BIN"/* "$S/bin/"
-	cp -p "$WORK"/suite/* "$S/suite/"
+	cp -pr "$WORK"/suite/* "$S/suite/"
 	cp -p "$WORK"/initramfs/* "$S/initramfs/"
 	cp "$WORK/accel" "$S/accel" 2>/dev/null || true
 	git -C "$S/linux" ls-files -z | (cd "$S/linux" && xargs -0 touch -h -d 2000-01-01)
