@@ -50,8 +50,10 @@ stage_status() {
 # toolchain_id: a hash of the versions of what builds a kernel (kept
 # kernels and the trusted build are keyed by it; a bundle must match it).
 toolchain_id() {
-	{ gcc --version | head -n 1; ld --version | head -n 1; pahole --version
-		make --version | head -n 1; } 2>&1 | sha256sum | cut -c1-8
+	# sed, not head: head's early exit would kill the writer with SIGPIPE,
+	# which pipefail turns into the caller's failure, now and then.
+	{ gcc --version | sed -n 1p; ld --version | sed -n 1p; pahole --version
+		make --version | sed -n 1p; } 2>&1 | sha256sum | cut -c1-8
 }
 # kit_packages: the Debian packages the kit installs, one a line.
 kit_packages() { grep -v '^#' "${KIT_PACKAGES:-$KIT/lib/packages}" | grep -v '^$'; }
