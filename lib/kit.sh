@@ -57,6 +57,13 @@ toolchain_id() {
 }
 # kit_packages: the Debian packages the kit installs, one a line.
 kit_packages() { grep -v '^#' "${KIT_PACKAGES:-$KIT/lib/packages}" | grep -v '^$'; }
+# kit_missing_packages: those of kit_packages that are not installed.
+kit_missing_packages() {
+	local p
+	kit_packages | while read -r p; do
+		[ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)" = installed ] || echo "$p"
+	done
+}
 
 # free_bytes DIR: bytes free to us on the file system that holds DIR.
 free_bytes() { df -P -B1 "$1" 2>/dev/null | awk 'NR == 2 { printf "%.0f\n", $4 }'; }
