@@ -14,7 +14,9 @@
 # - a callback that does nothing (lab4-empty) fails the behaviour tests;
 # - upstream's own files load, call bpf_loop and scale, but fail the
 #   behaviour tests: pyperf's callback never moves to the next frame, and
-#   strobemeta's read_strobe_meta() returns the payload before it.
+#   strobemeta's read_strobe_meta() returns the payload before it;
+# - a program that does not compute what the unrolled one does scores
+#   none of loads, calls_loop and scale (each rests on the behaviour).
 # The unrolled programs are measured once per reference kernel and kit, by
 # the first run here; the others take their figures and runs from
 # work/cache/lab4. Under TCG on a loaded host the file took 3 min 46 s with
@@ -82,7 +84,15 @@ judge "$T/judge-tampered" "$T/tampered"
 expect_verdict "lab4-judge: one changed counter fails walks_stack" "$T/judge-tampered.tsv" lab4.pyperf600_walks_stack fail
 expect_grep "lab4-judge: ... and the reason names the input and the counter" \
 	$'^lab4.pyperf600_walks_stack\tfail\t.*input 3 \\(.*statsmap counts 4 walks, the unrolled pyperf600 5' "$T/judge-tampered.tsv"
-expect_verdict "lab4-judge: ... and nothing else" "$T/judge-tampered.tsv" lab4.strobemeta_reads_values pass
+expect_grep "lab4-judge: ... and with it the loads point, which rests on the program computing right" \
+	$'^lab4.pyperf600_loads\tfail\t.*loads, but does not compute what the kit.s unrolled pyperf600 does \(lab4.pyperf600_walks_stack\): input 3' \
+	"$T/judge-tampered.tsv"
+for id in pyperf600_calls_loop pyperf600_scale; do
+	expect_verdict "lab4-judge: ... and $id" "$T/judge-tampered.tsv" "lab4.$id" fail
+done
+for id in strobemeta_loads strobemeta_calls_loop strobemeta_reads_values; do
+	expect_verdict "lab4-judge: ... and nothing of the other program: $id" "$T/judge-tampered.tsv" "lab4.$id" pass
+done
 # One input's sample reported for another.
 awk '/^obs-sample name=strobemeta_bpf_loop case=0 / { first = $0; sub(/case=0/, "case=1", first) }
 	/^obs-sample name=strobemeta_bpf_loop case=1 / { print first; next } { print }' "$T/as-student" >"$T/swapped"
@@ -108,8 +118,10 @@ tree "$T/wrong-tree" solution/04:pyperf.h solution/04:strobemeta.h lab4-wrong/py
 	lab4-wrong/strobemeta_bpf_loop.c lab4-bloat/pyperf600.c lab4-bloat/strobemeta.c
 "$KIT/grading/lab4/run-lab4" --quiet --tree "$T/wrong-tree" --out "$T/wrong" >/dev/null 2>&1
 expect_verdict "lab4: the known-wrong programs build" "$T/wrong/results.tsv" lab4.builds pass
-expect_verdict "lab4: a conversion that still unrolls loads" "$T/wrong/results.tsv" lab4.pyperf600_loads pass
-expect_verdict "lab4: ... and calls bpf_loop" "$T/wrong/results.tsv" lab4.pyperf600_calls_loop pass
+expect_grep "lab4: a conversion that still unrolls loads, but scores no loads point: it does not compute what the unrolled one does" \
+	$'^lab4.pyperf600_loads\tfail\t.*pyperf600_bpf_loop loads, but does not compute' "$T/wrong/results.tsv"
+expect_grep "lab4: ... and calls bpf_loop, but scores no calls_loop point" \
+	$'^lab4.pyperf600_calls_loop\tfail\t.*calls helper 181, but does not compute' "$T/wrong/results.tsv"
 expect_verdict "lab4: ... but is caught by the scale test" "$T/wrong/results.tsv" lab4.pyperf600_scale fail
 baseline=$(awk '/^verif name=pyperf600 / { for (i = 1; i <= NF; i++) if ($i ~ /^processed=/) print substr($i, 11) }' "$pristine")
 grouped=$(echo "$baseline" | sed ':a; s/\B[0-9]\{3\}\>/,&/; ta')
@@ -127,7 +139,8 @@ fi
 expect_verdict "lab4: ... and its 100-frame Event is not pyperf600's" "$T/wrong/results.tsv" lab4.pyperf600_walks_stack fail
 expect_grep "lab4: ... which the reason says" \
 	$'^lab4.pyperf600_walks_stack\tfail\t.*map eventmap is not the unrolled program' "$T/wrong/results.tsv"
-expect_verdict "lab4: a shorter unrolled strobemeta loads" "$T/wrong/results.tsv" lab4.strobemeta_loads pass
+expect_grep "lab4: a shorter unrolled strobemeta loads, but scores no loads point" \
+	$'^lab4.strobemeta_loads\tfail\t.*strobemeta_bpf_loop loads, but does not compute' "$T/wrong/results.tsv"
 expect_verdict "lab4: ... but is caught: no call to helper 181" "$T/wrong/results.tsv" lab4.strobemeta_calls_loop fail
 expect_grep "lab4: ... and the reason says so" \
 	$'^lab4.strobemeta_calls_loop\tfail\t.*no call to helper 181' "$T/wrong/results.tsv"
@@ -140,10 +153,15 @@ tree "$T/empty-tree" solution/04:pyperf.h lab4-empty/pyperf600_bpf_loop.c \
 tree "$T/upstream-tree" upstream:pyperf.h upstream:pyperf600_bpf_loop.c \
 	solution/04:strobemeta.h lab4-empty/strobemeta_bpf_loop.c
 "$KIT/grading/lab4/run-lab4" --quiet --tree "$T/upstream-tree" --out "$T/upstream" >/dev/null 2>&1
+# Each program loads, calls bpf_loop and scales, but computes the wrong
+# thing: none of those three points is worth anything then.
 for run in empty upstream; do
-	for id in builds pyperf600_loads pyperf600_calls_loop pyperf600_scale strobemeta_loads \
+	expect_verdict "lab4 ($run tree): lab4.builds passes" "$T/$run/results.tsv" lab4.builds pass
+	for id in pyperf600_loads pyperf600_calls_loop pyperf600_scale strobemeta_loads \
 		strobemeta_calls_loop strobemeta_scale; do
-		expect_verdict "lab4 ($run tree): lab4.$id passes" "$T/$run/results.tsv" "lab4.$id" pass
+		expect_grep "lab4 ($run tree): lab4.$id fails, for the behaviour alone" \
+			"^lab4.$id"$'\tfail\t.*(loads, but|calls helper 181, but|insns for [a-z0-9_]+, but a program that) does not compute' \
+			"$T/$run/results.tsv"
 	done
 done
 expect_verdict "lab4: a pyperf600_bpf_loop whose callback does nothing fails walks_stack" \

@@ -5,6 +5,8 @@
 # reference figures say; no file outside the work and output folders may
 # change; the instructor's private tests leak into nothing a student gets
 # back; grading the class again with JOBS=2 gives the same gradebook.
+# Labs 4 and 5 are tried by students who want their points without the
+# work, on the labs' own runners.
 # (tests/91-grade.t has the intake and confinement classes: secrets by
 # #include, a Makefile, broken folders.) The attackers are made on base,
 # so that their builds are short.
@@ -328,6 +330,68 @@ after=$(snapshot)
 [ "$before" = "$after" ] && pass "hostile: the shared compiler cache, the home folder, the host's files and the kit are as they were" ||
 	fail "hostile: the shared compiler cache, the home folder, the host's files and the kit are as they were" \
 		"$(diff <(echo "$before") <(echo "$after"))"
+
+# 6. Points without the work, on the host-side labs' own runners (the
+# ones make grade runs for labs 4 and 5). Lab 4: the reference's
+# conversions with callbacks cut short (one frame walked, one string read):
+# they load, call bpf_loop and scale, and compute the wrong thing, so none
+# of those points is theirs: lab 4 gives them lab4.builds alone.
+# labpoints RESULTS LAB: the default points of the tests that passed.
+labpoints() {
+	awk -v lab="$2" 'NR == FNR { if ($0 !~ /^#/ && $2 == lab) pts[$1] = $3; next }
+		$2 == "pass" { sum += pts[$1] } END { print sum + 0 }' "$KIT/grading/tests.list" FS='\t' "$1"
+}
+PROGS=tools/testing/selftests/bpf/progs
+lazy4=$T/lab4-lazy
+mkdir -p "$lazy4/$PROGS"
+for f in pyperf600_bpf_loop.c strobemeta_bpf_loop.c pyperf.h strobemeta.h; do
+	git -C "$LINUX" show "solution/04:$PROGS/$f" >"$lazy4/$PROGS/$f"
+done
+sed -i 's|^\t/\* Past the last frame every iteration would do nothing: stop. \*/$|\tif (i)\n\t\treturn 1;\n&|' \
+	"$lazy4/$PROGS/pyperf.h"
+sed -i 's/if (i >= STROBE_MAX_STRS)/if (i >= 1)/' "$lazy4/$PROGS/strobemeta.h"
+if grep -q '^	if (i)$' "$lazy4/$PROGS/pyperf.h" && grep -q 'if (i >= 1)' "$lazy4/$PROGS/strobemeta.h"; then
+	"$KIT/grading/lab4/run-lab4" --quiet --tree "$lazy4" --out "$T/lab4-run" >/dev/null 2>&1
+	r4=$T/lab4-run/results.tsv
+	for id in pyperf600_walks_stack strobemeta_reads_values; do
+		expect_verdict "hostile lab 4: callbacks cut short compute the wrong thing ($id fails)" "$r4" "lab4.$id" fail
+	done
+	for id in pyperf600_loads pyperf600_calls_loop pyperf600_scale strobemeta_loads strobemeta_calls_loop \
+		strobemeta_scale; do
+		expect_grep "hostile lab 4: ... so lab4.$id, which rests on the program computing right, fails too" \
+			"^lab4.$id"$'\tfail\t.*does not compute' "$r4"
+	done
+	[ "$(labpoints "$r4" 4)" = 1 ] && pass "hostile lab 4: ... and the lab scores 1 point (lab4.builds), not 7" ||
+		fail "hostile lab 4: ... and the lab scores 1 point (lab4.builds), not 7" "$(labpoints "$r4" 4) points: $r4"
+else
+	fail "hostile lab 4: the cut-short callbacks are made from the reference" "$lazy4/$PROGS"
+fi
+# Lab 5: the reference benchmark that never attaches its program and
+# prints a summary of its own, well-formed and self-consistent.
+lazy5=$T/lab5-lazy/tools/testing/selftests/bpf
+mkdir -p "$lazy5/progs" "$lazy5/benchs"
+git -C "$LINUX" show "solution/05:tools/testing/selftests/bpf/progs/bpf_loop_bench.c" >"$lazy5/progs/bpf_loop_bench.c"
+git -C "$LINUX" show "solution/05:tools/testing/selftests/bpf/benchs/bench_bpf_loop.c" |
+	sed 's/bpf_loop_bench__attach(skel)/0/; s/\.report_final = ops_report_final,/.report_final = made_up,/;
+		/^const struct bench bench_bpf_loop = {/i\
+static void made_up(struct bench_res res[], int res_cnt)\
+{\
+	printf("Summary: throughput %8.3lf \\u00b1 %5.3lf M ops/s (%7.3lfM ops/prod), latency %8.3lf ns/op\\n",\
+	       50.0, 0.5, 50.0, 20.0);\
+}\
+' >"$lazy5/benchs/bench_bpf_loop.c"
+if grep -q 'made_up' "$lazy5/benchs/bench_bpf_loop.c" && ! grep -q '__attach(skel)' "$lazy5/benchs/bench_bpf_loop.c"; then
+	"$KIT/grading/lab5/run-lab5" --quiet --tree "$T/lab5-lazy" --out "$T/lab5-run" >/dev/null 2>&1
+	r5=$T/lab5-run/results.tsv
+	expect_verdict "hostile lab 5: a benchmark that prints a summary of its own builds" "$r5" lab5.builds pass
+	expect_verdict "hostile lab 5: ... and fails lab5.runs: its program never ran" "$r5" lab5.runs fail
+	expect_grep "hostile lab 5: ... so its well-formed summary does not earn lab5.report_format" \
+		$'^lab5.report_format\tfail\t.*the summary lines are upstream.s, but the runs behind it' "$r5"
+	[ "$(labpoints "$r5" 5)" = 1 ] && pass "hostile lab 5: ... and the lab scores 1 point (lab5.builds), not 2" ||
+		fail "hostile lab 5: ... and the lab scores 1 point (lab5.builds), not 2" "$(labpoints "$r5" 5) points: $r5"
+else
+	fail "hostile lab 5: the made-up summary is made from the reference" "$lazy5/benchs/bench_bpf_loop.c"
+fi
 
 # The same class again, with two workers: the same gradebook.
 ts=$(now)

@@ -661,12 +661,31 @@ static const char *grouped(long long v, char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * One program's four tests. The behaviour test (walks_stack, reads_values)
+ * is decided first: loading, calling the loop and scaling are worth
+ * something only for a program that computes what the unrolled one does,
+ * so each of the three fails, with its own figures and the behaviour's
+ * reason, when the behaviour test fails.
+ */
 static void grade_program(const char *id, struct prog *u, struct prog *l, const char *stopped,
 			  uint64_t seed)
 {
-	char test[96], what[200], why[WHY_LEN], b1[32], b2[32];
+	char test[96], what[200], why[WHY_LEN], wrong[WHY_LEN], b1[32], b2[32];
 	const char *behaviour = u->kind == PYPERF ? "walks_stack" : "reads_values";
 	bool loaded = l->v.have && l->v.loaded;
+	bool faithful = false;
+
+	/* The behaviour, into WRONG (empty when it passes). */
+	if (!loaded)
+		say(wrong, "%s did not load", l->name);
+	else if (judge_runs(l, &seed, u->name, wrong))
+		faithful = true;
+	else if (stopped)
+		snprintf(wrong + strlen(wrong), WHY_LEN - strlen(wrong), "; the guest stopped: %s",
+			 stopped);
+	if (faithful)
+		wrong[0] = '\0';
 
 	snprintf(test, sizeof(test), "lab4.%s_loads", id);
 	snprintf(what, sizeof(what), "%s loads on solution/03", l->name);
@@ -676,7 +695,10 @@ static void grade_program(const char *id, struct prog *u, struct prog *l, const 
 	else if (!l->v.loaded)
 		say(why, "the verifier refused %s (errno %d): %s", l->name, l->v.err,
 		    l->v.reason[0] ? l->v.reason : "no log");
-	verdict(test, what, loaded ? NULL : why);
+	else if (!faithful)
+		say(why, "%s loads, but does not compute what the kit's unrolled %s does (lab4.%s_%s): %s",
+		    l->name, u->name, id, behaviour, wrong);
+	verdict(test, what, faithful ? NULL : why);
 
 	snprintf(test, sizeof(test), "lab4.%s_calls_loop", id);
 	snprintf(what, sizeof(what), "the loaded %s calls helper 181 (bpf_loop)", l->name);
@@ -687,7 +709,10 @@ static void grade_program(const char *id, struct prog *u, struct prog *l, const 
 	else if (l->v.loop_calls == 0)
 		say(why, "the loaded %s makes no call to helper 181 (bpf_loop): the loop is still in the program",
 		    l->name);
-	verdict(test, what, loaded && l->v.loop_calls > 0 ? NULL : why);
+	else if (!faithful)
+		say(why, "%s calls helper 181, but does not compute what the kit's unrolled %s does (lab4.%s_%s)",
+		    l->name, u->name, id, behaviour);
+	verdict(test, what, faithful && l->v.loop_calls > 0 ? NULL : why);
 
 	snprintf(test, sizeof(test), "lab4.%s_scale", id);
 	snprintf(what, sizeof(what),
@@ -702,10 +727,13 @@ static void grade_program(const char *id, struct prog *u, struct prog *l, const 
 		    grouped(l->v.processed, b1, sizeof(b1)), l->name,
 		    100.0 * (double)l->v.processed / (double)u->v.processed, u->name,
 		    grouped(u->v.processed, b2, sizeof(b2)), SCALE_PERCENT);
+	} else if (!faithful) {
+		say(why, "the verifier processed %s insns for %s, but a program that does not compute what the kit's unrolled %s does (lab4.%s_%s) scales nothing",
+		    grouped(l->v.processed, b1, sizeof(b1)), l->name, u->name, id, behaviour);
 	} else {
 		why[0] = '\0';
 	}
-	verdict(test, what, loaded && why[0] == '\0' ? NULL : why);
+	verdict(test, what, why[0] ? why : NULL);
 
 	snprintf(test, sizeof(test), "lab4.%s_%s", id, behaviour);
 	if (u->kind == PYPERF)
@@ -716,16 +744,7 @@ static void grade_program(const char *id, struct prog *u, struct prog *l, const 
 		snprintf(what, sizeof(what),
 			 "on %d sets of strobe variables, %s leaves what the kit's unrolled %s leaves (maps, perf records)",
 			 SM_CASES, l->name, u->name);
-	if (!loaded) {
-		say(why, "%s did not load", l->name);
-		verdict(test, what, why);
-		return;
-	}
-	if (judge_runs(l, &seed, u->name, why))
-		why[0] = '\0';
-	else if (stopped)
-		snprintf(why + strlen(why), WHY_LEN - strlen(why), "; the guest stopped: %s", stopped);
-	verdict(test, what, why[0] ? why : NULL);
+	verdict(test, what, faithful ? NULL : wrong);
 }
 
 /* lab4.builds, from the build's status file (lib/kit.sh's stage_status:
