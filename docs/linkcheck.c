@@ -13,7 +13,17 @@
  * src= or in a <link> href (a stylesheet or font from a CDN) is reported.
  * Absolute paths ("/x") are reported too: they break when the site moves.
  *
- * Usage: linkcheck PAGE.html...
+ * With --inert (the class report's pages, which quote what students
+ * wrote), a page must also run nothing and load nothing from elsewhere
+ * whatever made it: any <script>, <iframe>, <frame>, <object>, <embed>,
+ * <applet>, <base>, <form> or refreshing <meta>, any on...= event handler
+ * attribute, any javascript:, vbscript: or data: URL, any style= with
+ * url(, expression( or @import, and any external srcset=, poster=,
+ * background= or data= is reported as broken. --inert-only checks that
+ * alone, not whether the links resolve (a page checked before the rest of
+ * its site is written).
+ *
+ * Usage: linkcheck [--inert | --inert-only] PAGE.html...
  * Prints one line per broken link, "PAGE: HREF: why", then
  * "N links in M pages, K broken".
  * Exit status: 0 every link resolves, 1 some do not, 2 usage or I/O error.
@@ -142,8 +152,9 @@ static void decode_percent(char *s)
 
 /*
  * Calls fn(tag, attribute, value, arg) for every attribute of every tag of
- * html, values decoded. Comments are skipped, and so is the text of
- * <script> and <style>, which may hold a '<' that starts no tag.
+ * html, values decoded, and fn(tag, "", "", arg) for the tag itself first.
+ * Comments are skipped, and so is the text of <script> and <style>, which
+ * may hold a '<' that starts no tag.
  */
 typedef void attr_fn(const char *tag, const char *name, char *value, void *arg);
 
@@ -167,6 +178,11 @@ static void each_attribute(const char *html, attr_fn *fn, void *arg)
 		n = strcspn(p, " \t\r\n/>");
 		snprintf(tag, sizeof(tag), "%.*s", (int)n, p);
 		p += n;
+		{
+			char none[1] = "";
+
+			fn(tag, "", none, arg);
+		}
 		for (;;) {
 			const char *name;
 			size_t nlen;
@@ -364,15 +380,97 @@ static void check_link(const char *tag, const char *name, char *value, void *arg
 	free(url);
 }
 
+/* 0: links only; 1: links, and the page is inert; 2: inert only. */
+static int inert_mode;
+
+/* A URL with every ASCII space and control character taken out, as a
+ * browser reads it ("java\tscript:" is javascript:), in lower case. */
+static void url_scheme(const char *value, char *out, size_t size)
+{
+	size_t n = 0;
+
+	for (; *value && n + 1 < size; value++)
+		if ((unsigned char)*value > 0x20 && *value != 0x7f)
+			out[n++] = (char)(*value >= 'A' && *value <= 'Z' ? *value - 'A' + 'a' : *value);
+	out[n] = '\0';
+}
+
+static int contains_ci(const char *s, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	for (; *s; s++)
+		if (!strncasecmp(s, needle, n))
+			return 1;
+	return 0;
+}
+
+static void check_inert(const char *tag, const char *name, char *value, void *arg)
+{
+	static const char *const active[] = {
+		"script", "iframe", "frame", "object", "embed", "applet", "base", "form", NULL,
+	};
+	static const char *const loads[] = { "srcset", "poster", "background", "data", NULL };
+	struct scan *s = arg;
+	char url[64];
+	int i;
+
+	if (!name[0]) {
+		for (i = 0; active[i]; i++)
+			if (!strcasecmp(tag, active[i]))
+				broken(s, tag, "active content: a page that quotes students runs nothing", NULL);
+		return;
+	}
+	if (!strncasecmp(name, "on", 2)) {
+		broken(s, name, "an event handler attribute: a page that quotes students runs nothing", NULL);
+		return;
+	}
+	if (!strcasecmp(tag, "meta") && !strcasecmp(name, "http-equiv") && contains_ci(value, "refresh")) {
+		broken(s, value, "a refreshing <meta>: it loads another page", NULL);
+		return;
+	}
+	if (!strcasecmp(name, "style")) {
+		if (contains_ci(value, "url(") || contains_ci(value, "expression(") ||
+		    contains_ci(value, "@import"))
+			broken(s, value, "a style that loads or runs something", NULL);
+		return;
+	}
+	url_scheme(value, url, sizeof(url));
+	if (!strncmp(url, "javascript:", 11) || !strncmp(url, "vbscript:", 9) ||
+	    !strncmp(url, "data:", 5)) {
+		broken(s, value, "a script or data URL: a page that quotes students runs nothing", NULL);
+		return;
+	}
+	for (i = 0; loads[i]; i++)
+		if (!strcasecmp(name, loads[i]) && (contains_ci(value, "//") || is_external(value)))
+			broken(s, value, "loads an external resource: the site must work offline", NULL);
+	/* check_link says this of src= and <link href=> when it runs. */
+	if (inert_mode == 2 && is_external(value) &&
+	    (!strcmp(name, "src") || (!strcmp(name, "href") && !strcmp(tag, "link"))))
+		broken(s, value, "loads an external resource: the site must work offline", NULL);
+}
+
+static void check_page(const char *tag, const char *name, char *value, void *arg)
+{
+	if (inert_mode)
+		check_inert(tag, name, value, arg);
+	if (inert_mode != 2)
+		check_link(tag, name, value, arg);
+}
+
 int main(int argc, char **argv)
 {
-	int i, links = 0, nr_broken = 0;
+	int i, links = 0, nr_broken = 0, first = 1;
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s PAGE.html...\n", argv[0]);
+	if (argc > 1 && !strcmp(argv[1], "--inert"))
+		inert_mode = 1, first = 2;
+	else if (argc > 1 && !strcmp(argv[1], "--inert-only"))
+		inert_mode = 2, first = 2;
+	if (argc <= first) {
+		fprintf(stderr, "usage: %s [--inert | --inert-only] PAGE.html...\n", argv[0]);
 		return 2;
 	}
-	for (i = 1; i < argc; i++) {
+	for (i = first; i < argc; i++) {
 		struct scan s = { .page = argv[i] };
 		const char *slash = strrchr(argv[i], '/');
 		char *html = read_file(argv[i]);
@@ -383,14 +481,14 @@ int main(int argc, char **argv)
 			continue;
 		}
 		s.dir = slash ? xstrndup(argv[i], slash - argv[i] + 1) : "";
-		each_attribute(html, check_link, &s);
+		each_attribute(html, check_page, &s);
 		links += s.links;
 		nr_broken += s.broken;
 		if (slash)
 			free((char *)s.dir);
 		free(html);
 	}
-	printf("%d links in %d pages, %d broken\n", links, argc - 1, nr_broken);
+	printf("%d links in %d pages, %d broken\n", links, argc - first, nr_broken);
 	if (io_error)
 		return 2;
 	return nr_broken ? 1 : 0;

@@ -87,6 +87,60 @@ static void copy(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
+/*
+ * The length of the UTF-8 character at P (1 to 4), or 0 when the bytes
+ * there are not one.
+ */
+static int utf8_len(const unsigned char *p)
+{
+	int len, k;
+
+	if (*p < 0x80)
+		return 1;
+	if ((*p & 0xe0) == 0xc0 && *p >= 0xc2)
+		len = 2;
+	else if ((*p & 0xf0) == 0xe0)
+		len = 3;
+	else if ((*p & 0xf8) == 0xf0 && *p <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	for (k = 1; k < len; k++)
+		if ((p[k] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+/*
+ * Text that came from a student (a reason, a name, a console or compiler
+ * line), made plain in place: control characters become spaces and bytes
+ * that are not UTF-8 '?', so that no output (a terminal, Markdown, CSV,
+ * JSON, XML) gets a byte it would read as anything but text. Each writer
+ * then escapes what its format gives a meaning to.
+ */
+static void plain(char *s)
+{
+	unsigned char *p = (unsigned char *)s;
+
+	while (*p) {
+		int len = utf8_len(p);
+
+		if (!len)
+			*p++ = '?';
+		else if (len == 1 && (*p < 0x20 || *p == 0x7f))
+			*p++ = ' ';
+		else
+			p += len;
+	}
+}
+
+/* copy() of text from a student, made plain. */
+static void copy_text(char *dst, size_t size, const char *src)
+{
+	copy(dst, size, src);
+	plain(dst);
+}
+
 static char *chomp(char *s)
 {
 	s[strcspn(s, "\r\n")] = '\0';
@@ -223,7 +277,7 @@ static void meta_add(struct student *s, const char *key, const char *value)
 	if (s->nr_meta == MAX_META)
 		return;
 	copy(s->meta_keys[s->nr_meta], sizeof(s->meta_keys[0]), key);
-	copy(s->meta_vals[s->nr_meta], sizeof(s->meta_vals[0]), value);
+	copy_text(s->meta_vals[s->nr_meta], sizeof(s->meta_vals[0]), value);
 	s->nr_meta++;
 }
 
@@ -368,6 +422,92 @@ static void scrub(char *reason, size_t size, const char *dir)
 	}
 }
 
+/*
+ * Text into Markdown that pandoc reads as text, whatever it holds (a
+ * reason may carry a kernel's console line): every ASCII punctuation
+ * character escaped, control characters and invalid UTF-8 as spaces and
+ * '?', so that nothing in it becomes markup or breaks the page.
+ */
+static void md_text(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		int len = utf8_len(p);
+
+		if (!len) {
+			fputc('?', f);
+			p++;
+		} else if (len > 1) {
+			fwrite(p, 1, len, f);
+			p += len;
+		} else {
+			if (*p < 0x20 || *p == 0x7f)
+				fputc(' ', f);
+			else if (strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", *p))
+				fprintf(f, "\\%c", *p);
+			else
+				fputc(*p, f);
+			p++;
+		}
+	}
+}
+
+static void repeat(FILE *f, int c, int n)
+{
+	while (n-- > 0)
+		fputc(c, f);
+}
+
+/* The longest run of backticks in S. */
+static int backtick_run(const char *s)
+{
+	int run = 0, longest = 0;
+
+	for (; *s; s++) {
+		run = *s == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	return longest;
+}
+
+/*
+ * Text as a Markdown code span that nothing inside can close: its fence
+ * is one backtick longer than the longest run in the text, a space pads a
+ * text that starts or ends with one, and what follows the span is always
+ * the kit's (so no {...} attribute can be attached to it). Control
+ * characters and invalid UTF-8 become spaces and '?'. Used where a person
+ * reads the .md as it is (feedback.md): the text stays as it was.
+ */
+static void md_code(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	int fence = backtick_run(s) + 1;
+	bool pad = s[0] == '`' || (s[0] && s[strlen(s) - 1] == '`');
+
+	if (!s[0]) {
+		fputs("(none)", f);
+		return;
+	}
+	repeat(f, '`', fence);
+	if (pad)
+		fputc(' ', f);
+	while (*p) {
+		int len = utf8_len(p);
+
+		if (!len)
+			fputc('?', f), p++;
+		else if (len == 1 && (*p < 0x20 || *p == 0x7f))
+			fputc(' ', f), p++;
+		else
+			fwrite(p, 1, len, f), p += len;
+	}
+	if (pad)
+		fputc(' ', f);
+	repeat(f, '`', fence);
+}
+
 static void write_feedback(struct student *s, const char *dir)
 {
 	char path[4096], final[4096], tmp[4200], line[1024], reason[400];
@@ -380,23 +520,41 @@ static void write_feedback(struct student *s, const char *dir)
 	f = fopen(tmp, "w");
 	if (!f)
 		fail("cannot write %s: %s", tmp, strerror(errno));
-	fprintf(f, "# Feedback for %s\n\n", s->name);
-	fprintf(f, "Score: **%g of %g**. Status: %s.\n\n", s->total, s->max, meta(s, "status"));
+	/* Every text that came from the student, or from their kernel or
+	 * build, goes out through md_text or md_code (or, for the compiler's
+	 * lines, a code block that nothing inside can close). */
+	fprintf(f, "# Feedback for ");
+	md_text(f, s->name);
+	fprintf(f, "\n\nScore: **%g of %g**. Status: ", s->total, s->max);
+	md_text(f, meta(s, "status"));
+	fprintf(f, ".\n\n");
 	if (strcmp(meta(s, "status"), "graded")) {
-		copy(reason, sizeof(reason), meta(s, "reason"));
+		copy_text(reason, sizeof(reason), meta(s, "reason"));
 		scrub(reason, sizeof(reason), dir);
-		fprintf(f, "Why: %s\n\n", reason);
+		fprintf(f, "Why: ");
+		md_code(f, reason);
+		fprintf(f, "\n\n");
 	}
-	e = NULL;
 	snprintf(path, sizeof(path), "%s/error.txt", dir);
 	e = fopen(path, "r");
 	if (e) {
-		fprintf(f, "The first error:\n\n```\n");
+		int fence = 3, n;
+
+		while (fgets(line, sizeof(line), e))
+			if ((n = backtick_run(line) + 1) > fence)
+				fence = n;
+		rewind(e);
+		fprintf(f, "The first error:\n\n");
+		repeat(f, '`', fence);
+		fputc('\n', f);
 		while (fgets(line, sizeof(line), e)) {
+			chomp(line);
+			plain(line);
 			scrub(line, sizeof(line), dir);
-			fputs(line, f);
+			fprintf(f, "%s\n", line);
 		}
-		fprintf(f, "```\n\n");
+		repeat(f, '`', fence);
+		fprintf(f, "\n\n");
 		fclose(e);
 	}
 	fprintf(f, "| Lab | Points |\n|---|---|\n");
@@ -409,7 +567,9 @@ static void write_feedback(struct student *s, const char *dir)
 			if (!any)
 				fprintf(f, "## Not graded: files outside what a submission may change\n\n");
 			any = true;
-			fprintf(f, "- %s\n", s->meta_vals[i]);
+			fprintf(f, "- ");
+			md_code(f, s->meta_vals[i]);
+			fprintf(f, "\n");
 		}
 	if (any)
 		fprintf(f, "\n");
@@ -441,8 +601,16 @@ static void write_feedback(struct student *s, const char *dir)
 			copy(reason, sizeof(reason), c->reason);
 			scrub(reason, sizeof(reason), dir);
 			fprintf(f, "- Lab %d: none of its %d tests passed (if you did not hand in lab %d, "
-				"that is why). The first, `%s` (%s): %s\n", lab, scored, lab, c->id,
-				c->verdict, reason[0] ? reason : "no reason was reported");
+				"that is why). The first, ", lab, scored, lab);
+			md_code(f, c->id);
+			fprintf(f, " (");
+			md_text(f, c->verdict);
+			fprintf(f, "): ");
+			if (reason[0])
+				md_code(f, reason);
+			else
+				fprintf(f, "no reason was reported");
+			fprintf(f, "\n");
 			fprintf(f, "  Reproduce on your lab branch: `make check N=%d`\n", lab);
 			continue;
 		}
@@ -451,15 +619,22 @@ static void write_feedback(struct student *s, const char *dir)
 
 			if (c->lab != lab || c->max == 0 || !strcmp(c->verdict, "pass"))
 				continue;
+			fprintf(f, "- ");
+			md_code(f, c->id);
+			fprintf(f, " (");
+			md_text(f, c->verdict);
+			fprintf(f, ", %g of %g points): ", c->points, c->max);
 			if (c->private_test) {
-				fprintf(f, "- `%s` (%s, %g of %g points): one of your instructor's own "
-					"tests; ask them about it\n", c->id, c->verdict, c->points, c->max);
+				fprintf(f, "one of your instructor's own tests; ask them about it\n");
 				continue;
 			}
 			copy(reason, sizeof(reason), c->reason);
 			scrub(reason, sizeof(reason), dir);
-			fprintf(f, "- `%s` (%s, %g of %g points): %s\n", c->id, c->verdict, c->points,
-				c->max, reason[0] ? reason : "no reason was reported");
+			if (reason[0])
+				md_code(f, reason);
+			else
+				fprintf(f, "no reason was reported");
+			fprintf(f, "\n");
 			if (!strcmp(c->verdict, "not-run") || c->lab < 0)
 				continue;
 			fprintf(f, "  Reproduce on your lab branch: `make check N=%d ONLY=%s`\n", c->lab,
@@ -498,13 +673,13 @@ static void read_scores(struct student *s, const char *dir)
 		if (n < 6)
 			continue;
 		c = add_score(s);
-		copy(c->id, sizeof(c->id), field[0]);
+		copy_text(c->id, sizeof(c->id), field[0]);
 		c->lab = atoi(field[1]);
 		copy(c->verdict, sizeof(c->verdict), field[2]);
 		c->points = strtod(field[3], NULL);
 		c->max = strtod(field[4], NULL);
 		c->seconds = strtod(field[5], NULL);
-		copy(c->reason, sizeof(c->reason), field[6]);
+		copy_text(c->reason, sizeof(c->reason), field[6]);
 	}
 	fclose(f);
 	tally(s);
@@ -554,13 +729,13 @@ static void read_results(struct student *s, const char *path, bool private_run, 
 		} else if (!c) {
 			/* A test the rubric does not score: kept, worth nothing. */
 			c = add_score(s);
-			copy(c->id, sizeof(c->id), id);
+			copy_text(c->id, sizeof(c->id), id);
 			c->lab = -1;
 		}
 		c->private_test = private_run;
 		copy(c->verdict, sizeof(c->verdict), verdict);
 		c->seconds = strtod(secs, NULL);
-		copy(c->reason, sizeof(c->reason), reason ? reason : "");
+		copy_text(c->reason, sizeof(c->reason), reason ? reason : "");
 		c->points = r && !strcmp(verdict, "pass") ? r->points : 0;
 	}
 	if (f)
@@ -605,10 +780,11 @@ static int do_student(const char *dir, bool print)
 	int i;
 
 	read_meta(&s, dir);
-	copy(s.name, sizeof(s.name), meta(&s, "student"));
+	copy_text(s.name, sizeof(s.name), meta(&s, "student"));
 	if (!s.name[0])
 		fail("%s/meta names no student", dir);
 	decide_status(dir, status, sizeof(status), reason, sizeof(reason));
+	plain(reason);
 	meta_add(&s, "status", status);
 	meta_add(&s, "reason", reason);
 	graded = !strcmp(status, "graded");
@@ -705,9 +881,9 @@ static void read_class(const char *out)
 		if (!s)
 			fail("out of memory");
 		read_meta(s, dir);
-		copy(s->name, sizeof(s->name), meta(s, "student"));
+		copy_text(s->name, sizeof(s->name), meta(s, "student"));
 		if (!s->name[0])
-			copy(s->name, sizeof(s->name), e->d_name);
+			copy_text(s->name, sizeof(s->name), e->d_name);
 		read_scores(s, dir);
 		students[nr_students++] = s;
 	}
@@ -717,13 +893,23 @@ static void read_class(const char *out)
 
 static bool lab_used[MAX_LABS];
 
+/*
+ * One CSV cell. A cell that a spreadsheet would read as a formula (its
+ * first character one of = + - @, a tab or a carriage return: OWASP's CSV
+ * injection list) gets a leading ' and quotes, and so does a cell with a
+ * comma, a quote or a line break; quotes are doubled.
+ */
 static void csv_field(FILE *f, const char *s)
 {
-	if (!strpbrk(s, ",\"\n\r")) {
+	bool formula = s[0] && strchr("=+-@\t\r", s[0]);
+
+	if (!formula && !strpbrk(s, ",;\"\n\r")) {
 		fputs(s, f);
 		return;
 	}
 	fputc('"', f);
+	if (formula)
+		fputc('\'', f);
 	for (; *s; s++) {
 		if (*s == '"')
 			fputc('"', f);
@@ -732,43 +918,74 @@ static void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* A JSON string: valid UTF-8 whatever S holds, and with < > & escaped so
+ * that it stays text even inside a page. */
 static void json_string(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
+	const unsigned char *p = (const unsigned char *)s;
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
+	fputc('"', f);
+	while (*p) {
+		int len = utf8_len(p);
+
+		if (!len) {
+			fputc('?', f);
+			p++;
+			continue;
+		}
+		if (len > 1) {
+			fwrite(p, 1, len, f);
+			p += len;
+			continue;
+		}
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p == '\n')
 			fputs("\\n", f);
-		else if (c == '\t')
+		else if (*p == '\t')
 			fputs("\\t", f);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
+		else if (*p < 0x20 || *p == 0x7f || strchr("<>&", *p))
+			fprintf(f, "\\u%04x", *p);
 		else
-			fputc(c, f);
+			fputc(*p, f);
+		p++;
 	}
 	fputc('"', f);
 }
 
+/* XML character data or an attribute's value: markup characters as
+ * references, control characters as spaces, bytes that are not UTF-8 as
+ * '?' (XML allows neither). */
 static void xml_text(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = *s;
+	const unsigned char *p = (const unsigned char *)s;
 
-		if (c == '&')
-			fputs("&amp;", f);
-		else if (c == '<')
-			fputs("&lt;", f);
-		else if (c == '>')
-			fputs("&gt;", f);
-		else if (c == '"')
-			fputs("&quot;", f);
-		else if (c < 0x20 && c != '\n' && c != '\t')
-			fputc(' ', f);
-		else
-			fputc(c, f);
+	while (*p) {
+		int len = utf8_len(p);
+
+		if (!len) {
+			fputc('?', f);
+			p++;
+		} else if (len > 1) {
+			fwrite(p, 1, len, f);
+			p += len;
+		} else {
+			if (*p == '&')
+				fputs("&amp;", f);
+			else if (*p == '<')
+				fputs("&lt;", f);
+			else if (*p == '>')
+				fputs("&gt;", f);
+			else if (*p == '"')
+				fputs("&quot;", f);
+			else if (*p == '\'')
+				fputs("&apos;", f);
+			else if (*p < 0x20 || *p == 0x7f)
+				fputc(' ', f);
+			else
+				fputc(*p, f);
+			p++;
+		}
 	}
 }
 
@@ -826,6 +1043,10 @@ static const char *const meta_in_json[] = {
 
 static void write_json(const char *out)
 {
+	static const char *const logs[] = {
+		"build", "build.log", "console", "console.log", "ktap", "results.ktap",
+		"feedback", "feedback.md", NULL,
+	};
 	char tmp[4200];
 	FILE *f = open_tmp(out, "results.json", tmp, sizeof(tmp));
 	int i, j, k, lab;
@@ -867,10 +1088,15 @@ static void write_json(const char *out)
 				fprintf(f, "%s\"%d\": %g", first ? "" : ", ", lab, s->lab_points[lab]);
 				first = false;
 			}
-		fprintf(f, "},\n      \"logs\": {\"build\": \"students/%s/build.log\", "
-			"\"console\": \"students/%s/console.log\", \"ktap\": \"students/%s/results.ktap\", "
-			"\"feedback\": \"students/%s/feedback.md\"},\n      \"tests\": [",
-			s->name, s->name, s->name, s->name);
+		fprintf(f, "},\n      \"logs\": {");
+		for (k = 0; logs[k]; k += 2) {
+			char log[200];
+
+			snprintf(log, sizeof(log), "students/%s/%s", s->name, logs[k + 1]);
+			fprintf(f, "%s\"%s\": ", k ? ", " : "", logs[k]);
+			json_string(f, log);
+		}
+		fprintf(f, "},\n      \"tests\": [");
 		for (j = 0; j < s->nr_scores; j++) {
 			struct score *c = &s->scores[j];
 
@@ -1064,8 +1290,11 @@ static void write_summary(const char *out, const char **warnings, int nr_warning
 				buckets[b] > 40 ? 40 : buckets[b], "########################################");
 	fprintf(f, "\n| Status | Students |\n|---|---|\n");
 	qsort(statuses, nr_statuses, sizeof(statuses[0]), cmp_count);
-	for (i = 0; i < nr_statuses; i++)
-		fprintf(f, "| %s | %d |\n", statuses[i].key, statuses[i].n);
+	for (i = 0; i < nr_statuses; i++) {
+		fprintf(f, "| ");
+		md_text(f, statuses[i].key);
+		fprintf(f, " | %d |\n", statuses[i].n);
+	}
 	for (i = 0, b = 0; i < nr_students; i++) {
 		struct student *s = students[i];
 
@@ -1075,10 +1304,17 @@ static void write_summary(const char *out, const char **warnings, int nr_warning
 			fprintf(f, "\n## For a person to read\n\n"
 				"Graded all the same; `tampered`: a report that was not the run's own "
 				"(its tests score 0); `flagged`: code no bpf_loop solution needs.\n\n");
-		fprintf(f, "- %s (%s)\n", s->name, meta(s, "flags"));
+		fprintf(f, "- ");
+		md_text(f, s->name);
+		fprintf(f, " (");
+		md_text(f, meta(s, "flags"));
+		fprintf(f, ")\n");
 		for (j = 0; j < s->nr_meta; j++)
-			if (!strcmp(s->meta_keys[j], "flag"))
-				fprintf(f, "  - `%s`\n", s->meta_vals[j]);
+			if (!strcmp(s->meta_keys[j], "flag")) {
+				fprintf(f, "  - ");
+				md_code(f, s->meta_vals[j]);
+				fprintf(f, "\n");
+			}
 	}
 	fprintf(f, "\n## Per lab (mean points)\n\n| Lab | Mean | Of |\n|---|---|---|\n");
 	for (lab = 0; lab < MAX_LABS; lab++) {
@@ -1096,15 +1332,16 @@ static void write_summary(const char *out, const char **warnings, int nr_warning
 	fprintf(f, "\n## The tests most failed\n\n");
 	if (!nr_failed)
 		fprintf(f, "Every student passed every scored test.\n");
-	for (i = 0; i < nr_failed && i < 10; i++)
-		fprintf(f, "%d. `%s`: %d of %d students\n", i + 1, failed[i].key, failed[i].n,
-			nr_students);
+	for (i = 0; i < nr_failed && i < 10; i++) {
+		fprintf(f, "%d. ", i + 1);
+		md_code(f, failed[i].key);
+		fprintf(f, ": %d of %d students\n", failed[i].n, nr_students);
+	}
 	qsort(reasons, nr_reasons, sizeof(reasons[0]), cmp_count);
 	fprintf(f, "\n## The common reasons (numbers shown as N)\n\n");
 	for (i = 0; i < nr_reasons && i < 10; i++) {
 		fprintf(f, "%d. %d× ", i + 1, reasons[i].n);
-		for (const char *p = reasons[i].key; *p; p++)
-			fputc(*p == '|' ? '/' : *p, f);
+		md_code(f, reasons[i].key);
 		fputc('\n', f);
 	}
 	if (nr_warnings) {
@@ -1119,48 +1356,6 @@ static void write_summary(const char *out, const char **warnings, int nr_warning
 }
 
 /* ---- the class report for a browser: index.md and scores.svg ---- */
-
-/*
- * Text into markdown that pandoc reads as text, whatever it holds (a
- * reason may carry a kernel's console line): every ASCII punctuation
- * character escaped, control characters and invalid UTF-8 as spaces and
- * '?', so that nothing in it becomes markup or breaks the page.
- */
-static void md_text(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	while (*p) {
-		int len = 0, k;
-
-		if (*p < 0x80) {
-			if (*p < 0x20 || *p == 0x7f)
-				fputc(' ', f);
-			else if (strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", *p))
-				fprintf(f, "\\%c", *p);
-			else
-				fputc(*p, f);
-			p++;
-			continue;
-		}
-		if ((*p & 0xe0) == 0xc0 && *p >= 0xc2)
-			len = 2;
-		else if ((*p & 0xf0) == 0xe0)
-			len = 3;
-		else if ((*p & 0xf8) == 0xf0 && *p <= 0xf4)
-			len = 4;
-		for (k = 1; k < len; k++)
-			if ((p[k] & 0xc0) != 0x80)
-				break;
-		if (!len || k < len) {
-			fputc('?', f);
-			p++;
-			continue;
-		}
-		fwrite(p, 1, len, f);
-		p += len;
-	}
-}
 
 /* A student's name in a link: anything but [A-Za-z0-9._~-] %-encoded. */
 static void url_part(FILE *f, const char *s)

@@ -208,6 +208,40 @@ check "grade-report: junit.xml is well-formed XML" xmllint --noout "$T/class/jun
 	fail "grade-report: junit.xml: a crash is an error, fail and missing are failures"
 expect_grep "grade-report: summary.md lists the tests most failed" '`lab1.b`: 2 of 3 students' "$T/class/summary.md"
 expect_grep "grade-report: summary.md lists the flagged students with their lines" 'outb\(1, 2\)' "$T/class/summary.md"
+# Text from a student is text in every output: a name that is a formula,
+# a reason with markup, a code span's closer, a raw attribute, a terminal
+# escape and bytes that are not UTF-8.
+s=$T/inert/students/eve
+mkdir -p "$s/stages"
+evil=$'<script>alert(1)</script> `` `x`{=html} [y](javascript:alert(2)) \e[31mred\e[0m \xff\xfe end'
+printf 'student\t=HYPERLINK("http://example.com")\nignored\t%s: outside\n' "$evil" >"$s/meta"
+printf 'verdict\tok\n' >"$s/stages/build"
+printf 'lab1.a\tfail\t0\t%s\n' "$evil" >"$s/results.tsv"
+"$report" student "${R[@]}" --dir "$s" >"$T/inert.check"
+"$report" class "${R[@]}" --out "$T/inert" 2>/dev/null
+expect_grep "grade-report: a cell that begins as a formula is quoted and starts with ' in gradebook.csv" \
+	'^"'"'"'=HYPERLINK\(""http://example.com""\)",' "$T/inert/gradebook.csv"
+if grep -q $'\e' "$T/inert.check" "$s/feedback.md" "$T/inert/results.json" "$T/inert/junit.xml" "$T/inert/summary.md" ||
+	grep -q $'\xff' "$T/inert.check" "$s/feedback.md" "$T/inert/results.json" "$T/inert/junit.xml" "$T/inert/summary.md"; then
+	fail "grade-report: no output carries a student's control characters or bytes that are not UTF-8"
+else
+	pass "grade-report: no output carries a student's control characters or bytes that are not UTF-8"
+fi
+check "grade-report: results.json is valid JSON with that text in it" jq -e . "$T/inert/results.json"
+if grep -q '[<>]' "$T/inert/results.json"; then
+	fail "grade-report: results.json writes < and > as \\u escapes" "$(grep '[<>]' "$T/inert/results.json" | head -n 2)"
+else
+	pass "grade-report: results.json writes < and > as \\u escapes"
+fi
+[ "$(jq -r '.students[0].tests[] | select(.id == "lab1.a") | .reason' "$T/inert/results.json")" = \
+	'<script>alert(1)</script> `` `x`{=html} [y](javascript:alert(2))  [31mred [0m ?? end' ] &&
+	pass "grade-report: ... and reads back as the student's text, made plain" ||
+	fail "grade-report: ... and reads back as the student's text, made plain" \
+		"$(jq -r '.students[0].tests[0].reason' "$T/inert/results.json")"
+check "grade-report: junit.xml stays well-formed" xmllint --noout "$T/inert/junit.xml"
+expect_grep "grade-report: feedback.md quotes the reason in a code span that its own backticks cannot close" \
+	'^- `lab1.a` \(fail, 0 of 2 points\): ```<script>alert\(1\)</script> `` `x`\{=html\} .* end```$' "$s/feedback.md"
+expect_grep "grade-report: ... and so the ignored file's name" '^- ```<script>.* end: outside```$' "$s/feedback.md"
 printf 'lab1.a 1 2\nlab1.a 1 3\n' >"$T/bad-rubric"
 expect_status "grade-report: a rubric with a test twice is refused" 1 "$report" class "${R[@]}" --rubric "$T/bad-rubric" --out "$T/class"
 printf 'lab1.a one 2\n' >"$T/bad-rubric"

@@ -4,9 +4,12 @@
 # after an attacker in the same slot (JOBS=1) and must score what the kit's
 # reference figures say; no file outside the work and output folders may
 # change; the instructor's private tests leak into nothing a student gets
-# back; grading the class again with JOBS=2 gives the same gradebook.
-# Labs 4 and 5 are tried by students who want their points without the
-# work, on the labs' own runners.
+# back; grading the class again with JOBS=2 gives the same gradebook. Text with markup comes in by every route a student
+# has (a compiler line, a console line, a line their benchmark prints, a
+# commit subject, a file name, a folder name) and must come out inert in
+# every output, a real browser included. Labs 4 and 5 are tried by
+# students who want their points without the work, on the labs' own
+# runners.
 # (tests/91-grade.t has the intake and confinement classes: secrets by
 # #include, a Makefile, broken folders.) The attackers are made on base,
 # so that their builds are short.
@@ -238,6 +241,45 @@ series e1-fork-bomb base in_uapi "$bomb"
 # flagged for a person to read.
 series e2-flagged-after-fork-bomb solution/01 append kernel/bpf/helpers.c \
 	"$(printf '\n/* e2 %s */\nstatic int __init bpfloop_hello(void)\n{\n\treturn 0;\n}\nlate_initcall(bpfloop_hello);' "$run")"
+# 5. Text that reaches the reports, by each route a student has: a
+# compiler line, a kernel console line, a line their benchmark prints, a
+# commit subject, a file name, a folder name. Each holds markup that would
+# run or load something if a page took it as HTML or Markdown, and a
+# number of its own to find it by. (Program and map names cannot carry
+# markup: the kernel takes only letters, digits, '_' and '.' in them.)
+# (A script or handler that ran would mark the page's body.)
+# shellcheck disable=SC2016 # the backticks are the markup
+mark() {
+	printf '<script>document.body.setAttribute(%s)</script><img src=x onerror=document.body.setAttribute(%s)> `x`{=html} [j](javascript:alert(%s)) ![p](http://127.0.0.1:9/%s.png)' \
+		"'data-ran','$1'" "'data-ran','$1'" "$1" "$1"
+}
+# before FILE PATTERN TEXT: TEXT (lines) before the first line matching
+# PATTERN.
+before() { ADD=$3 awk -v pat="$2" '!done && $0 ~ pat { print ENVIRON["ADD"]; done = 1 } { print }' "$1" >"$1.new" && mv "$1.new" "$1"; }
+# A compiler error line: does-not-build.
+series t1-compiler-line base before kernel/bpf/bpf_iter.c '^// SPDX' "#error \"$(mark 11)\""
+# A kernel console line: a kernel that panics with it when a program is
+# test-run (the suite's first test does that).
+series t2-console-line base before kernel/bpf/syscall.c 'if \\(CHECK_ATTR\\(BPF_PROG_TEST_RUN\\)\\)' \
+	"	panic(\"$(mark 12)\");"
+# A line the benchmark prints: the reference, with a summary of its own.
+bench_line() {
+	local f=tools/testing/selftests/bpf/benchs/bench_bpf_loop.c
+	before "$f" '^const struct bench bench_bpf_loop = \{' \
+		"$(printf 'static void marked_summary(struct bench_res res[], int res_cnt)\n{\n\tprintf("Summary: %%s\\n", "%s");\n}\n' "$(mark 13)")" &&
+		sed -i 's/^\t\.report_final = ops_report_final,$/\t.report_final = marked_summary,/' "$f"
+}
+series t3-benchmark-line "solution/$last" bench_line
+# A commit subject and a file name, in a patch that does not apply, from a
+# folder whose name is Markdown's strong emphasis.
+mkdir -p "$C/__t4-strong__"
+{
+	printf 'From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n'
+	printf 'From: A Student <student@example.com>\nDate: Sat, 5 Dec 2026 10:00:00 +0000\n'
+	printf 'Subject: [PATCH] %s\n\n---\n' "$(mark 14)"
+	f='kernel/bpf/<script>alert(15)<b>.c'
+	printf 'diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n@@ -1 +1 @@\n-a\n+b\n--\n2.39.5\n' "$f" "$f" "$f" "$f"
+} >"$C/__t4-strong__/0001-x.patch"
 git -C "$LINUX" worktree remove --force "$W" 2>/dev/null || true
 
 # The instructor's private test, worth nothing, with a token to look for.
@@ -325,6 +367,66 @@ lab1=$(expected only-lab1)
 	fail "hostile: a right lab 1 with an initcall it does not need, graded after the bomb: $lab1 points, flagged" \
 		"$(row "$O" e2-flagged-after-fork-bomb)"
 expect_grep "hostile: the summary shows the flagged line" 'late_initcall\(bpfloop_hello\)' "$O/summary.md"
+
+# 5. The text routes: each the verdict it earns, its text shown as text.
+[ "$(status "$O" t1-compiler-line)" = does-not-build ] && grep -qF 'javascript:alert(11)' "$S/t1-compiler-line/feedback.md" &&
+	pass "hostile text: a compiler line with markup: does-not-build, the line in the feedback" ||
+	fail "hostile text: a compiler line with markup: does-not-build, the line in the feedback" "$(row "$O" t1-compiler-line)"
+[ "$(status "$O" t2-console-line)" = graded ] &&
+	[ "$(awk -F'\t' '$1 == "lab0.bpf_syscall" { print $3 }' "$S/t2-console-line/scores.tsv")" = crash ] &&
+	grep -qF 'javascript:alert(12)' "$S/t2-console-line/feedback.md" &&
+	pass "hostile text: a kernel that panics with markup: its test crashes, the console's line in the feedback" ||
+	fail "hostile text: a kernel that panics with markup: its test crashes, the console's line in the feedback" \
+		"$(row "$O" t2-console-line)" "$(grep -m1 lab0.bpf_syscall "$S/t2-console-line/scores.tsv")"
+want=$(awk -v r="$(expected reference)" 'BEGIN { print r - 3 }')
+[ "$(status "$O" t3-benchmark-line)" = graded ] && [ "$(total "$O" t3-benchmark-line)" = "$want" ] &&
+	grep -qF 'javascript:alert(13)' "$S/t3-benchmark-line/feedback.md" &&
+	pass "hostile text: a benchmark that prints markup as its summary: the reference's points less format and agreement ($want)" ||
+	fail "hostile text: a benchmark that prints markup as its summary: the reference's points less format and agreement ($want)" \
+		"$(row "$O" t3-benchmark-line)" "$(grep -m2 'lab5.report' "$S/t3-benchmark-line/scores.tsv")"
+[ "$(status "$O" __t4-strong__)" = does-not-apply ] && grep -qF 'alert(15)' "$S/__t4-strong__/feedback.md" &&
+	grep -qF '__t4-strong__' "$S/__t4-strong__/feedback.html" && ! grep -q '<strong>t4-strong</strong>' "$O"/index.html "$S"/*/feedback.html &&
+	pass "hostile text: a file name and a folder name with markup: does-not-apply, both shown as they are" ||
+	fail "hostile text: a file name and a folder name with markup: does-not-apply, both shown as they are" "$(row "$O" __t4-strong__)"
+bad=""
+for n in t1-compiler-line t2-console-line t3-benchmark-line __t4-strong__; do
+	grep -qF '&lt;script&gt;document.body.setAttribute' "$S/$n/feedback.html" || bad="$bad $n"
+done
+[ -z "$bad" ] && pass "hostile text: each one's markup is text in its page" ||
+	fail "hostile text: each one's markup is text in its page" "not in:$bad"
+check "hostile text: no page of the class runs or loads anything (linkcheck --inert-only)" \
+	"$BIN/linkcheck" --inert-only "$O/index.html" "$S"/*/feedback.html
+check "hostile text: results.json is valid JSON" jq -e . "$O/results.json"
+check "hostile text: junit.xml is well-formed" xmllint --noout "$O/junit.xml"
+if grep -q '[<>]' "$O/results.json" || grep -qi '<script\|javascript:alert([0-9]*)</a' "$O/junit.xml"; then
+	fail "hostile text: JSON and JUnit carry the markup only escaped" "$(grep -m2 '[<>]' "$O/results.json")"
+else
+	pass "hostile text: JSON and JUnit carry the markup only escaped"
+fi
+if awk -F, 'NR > 1 && $1 ~ /^"?[=+@-]/' "$O/gradebook.csv" | grep -q .; then
+	fail "hostile text: no cell of gradebook.csv starts as a formula" "$(awk -F, 'NR > 1 && $1 ~ /^"?[=+@-]/' "$O/gradebook.csv")"
+else
+	pass "hostile text: no cell of gradebook.csv starts as a formula"
+fi
+# In a real browser, with every request sent where nothing listens.
+if command -v chromium >/dev/null; then
+	ran=""
+	for page in index.html students/t1-compiler-line/feedback.html students/t2-console-line/feedback.html \
+		students/t3-benchmark-line/feedback.html students/__t4-strong__/feedback.html; do
+		timeout 120 env HOME="$T/browser" XDG_CONFIG_HOME="$T/browser" XDG_CACHE_HOME="$T/browser" \
+			chromium --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$T/browser" \
+			--proxy-server=127.0.0.1:9 --proxy-bypass-list='<-loopback>' --dump-dom "file://$O/$page" \
+			>"$T/browsed.html" 2>>"$T/browser.log"
+		grep -q '</body>' "$T/browsed.html" || ran="$ran $page(not loaded)"
+		grep -q 'data-ran=' "$T/browsed.html" && ran="$ran $page(script ran)"
+		grep -o '<img[^>]*>' "$T/browsed.html" | grep -qv 'src="scores.svg"' && ran="$ran $page(image)"
+		grep -q '<a href="javascript:' "$T/browsed.html" && ran="$ran $page(script link)"
+	done
+	[ -z "$ran" ] && pass "hostile text: in headless chromium, offline, no script or handler runs and nothing but the plot is an image" ||
+		fail "hostile text: in headless chromium, offline, no script or handler runs and nothing but the plot is an image" "$ran"
+else
+	fail "hostile text: chromium is installed (lib/packages lists it; run make deps)"
+fi
 
 after=$(snapshot)
 [ "$before" = "$after" ] && pass "hostile: the shared compiler cache, the home folder, the host's files and the kit are as they were" ||

@@ -46,7 +46,6 @@ awk -F'\t' -v OFS='\t' '{ $3 = "not-run"; $4 = 0; $7 = "does not build" } { prin
 	"$O/students/cy/scores.tsv" >"$T/s" && mv "$T/s" "$O/students/cy/scores.tsv"
 printf '\nA line from the console: %s\n' "$hostile" >>"$O/students/bob/feedback.md"
 cp "$KIT/grading/rubric" "$T/my-rubric"
-
 check "report: grade-report class writes index.md and scores.svg" \
 	env KIT="$KIT" "$BIN/grade-report" class --rubric "$T/my-rubric" --out "$O"
 check "report: render-report makes index.html and a page per student, every link checked" \
@@ -80,6 +79,39 @@ else
 	pass "report: a console line's markup stays text, in the class page and the feedback page"
 fi
 
+# A second class, for what hostile text could do. dan: a feedback page
+# that grade-report writes itself, from a reason and an ignored file's name
+# that try every way into the page: raw HTML, a script and a handler that
+# would mark the page if they ran, a raw attribute, span and link
+# attributes, a javascript: link, a remote image, a code span's closer.
+H=$T/hostile
+mkdir -p "$H/students/dan/stages"
+active='<img src=x onerror="document.body.setAttribute(&quot;data-ran&quot;,&quot;1&quot;)"><script>document.body.setAttribute("data-ran","2")</script>'
+tries="$active \`\`<b>raw</b>\`{=html} [s]{onmouseover=alert(3)} [j](javascript:alert(4)) ![p](http://127.0.0.1:9/pixel.png) [l](x.html){onclick=alert(5)}"
+printf 'student\tdan\nignored\t%s: outside\n' "$tries" >"$H/students/dan/meta"
+printf 'verdict\tok\n' >"$H/students/dan/stages/build"
+printf 'lab1.zero_loops\tfail\t0\t%s\n' "$tries" >"$H/students/dan/results.tsv"
+check "report: grade-report writes dan's feedback from the hostile reason" \
+	env KIT="$KIT" "$BIN/grade-report" student --dir "$H/students/dan"
+# eve: a feedback.md that is not inert (as a writer that forgot to quote
+# would make it): her page is a notice, and the class still gets theirs.
+O=$H student eve graded ""
+printf '\n[a link](javascript:alert(6)) and ![a pixel](https://example.com/p.png)\n' >>"$H/students/eve/feedback.md"
+check "report: grade-report class writes the second class's index.md" env KIT="$KIT" "$BIN/grade-report" class --out "$H"
+check "report: render-report renders it, eve's page as a notice (exit 0)" "$KIT/grading/render-report" "$H"
+grep -q 'could not be shown safely' "$H/students/eve/feedback.html" && ! grep -q 'javascript:' "$H/students/eve/feedback.html" &&
+	grep -q 'javascript:alert(6): a script or data URL' "$H/students/eve/render.log" &&
+	pass "report: a feedback page that is not inert is a notice, with the reason in render.log" ||
+	fail "report: a feedback page that is not inert is a notice, with the reason in render.log" \
+		"$(cat "$H/students/eve/render.log" 2>&1)"
+[ ! -e "$H/students/dan/render.log" ] && grep -qF '&lt;script&gt;document.body.setAttribute' "$H/students/dan/feedback.html" &&
+	grep -qF '{=html}' "$H/students/dan/feedback.html" && grep -qF 'javascript:alert(4)' "$H/students/dan/feedback.html" &&
+	pass "report: dan's hostile reason and file name are rendered as the text they are" ||
+	fail "report: dan's hostile reason and file name are rendered as the text they are" \
+		"$(grep -m3 -F 'setAttribute' "$H/students/dan/feedback.html")"
+check "report: every page of both classes passes the inert check (no script, handler, script URL or remote load)" \
+	"$BIN/linkcheck" --inert-only "$O/index.html" "$O"/students/*/feedback.html "$H/index.html" "$H"/students/*/feedback.html
+
 # ---- a real browser ----
 if ! command -v chromium >/dev/null; then
 	fail "report: chromium is installed (lib/packages lists it; run make deps)"
@@ -94,6 +126,14 @@ ts=$(now)
 browse "file://$O/index.html" >"$O/browsed.html"
 browse "file://$O/scores.svg" >"$T/browsed.svg"
 browse "file://$O/students/bob/feedback.html" >"$O/students/bob/browsed.html"
+# dan's page with every network request sent to a port where nothing
+# listens: a script or handler that ran would mark the body.
+browse_offline() {
+	timeout 120 env HOME="$T/browser" XDG_CONFIG_HOME="$T/browser" XDG_CACHE_HOME="$T/browser" \
+		chromium --headless --no-sandbox --disable-gpu --no-first-run --user-data-dir="$T/browser" \
+		--proxy-server=127.0.0.1:9 --proxy-bypass-list='<-loopback>' --dump-dom "$1" 2>>"$T/browser.log"
+}
+browse_offline "file://$H/students/dan/feedback.html" >"$H/students/dan/browsed.html"
 echo "# three pages in headless chromium: $(elapsed "$ts")"
 grep -q '<h1 class="title">The class at a glance</h1>' "$O/browsed.html" &&
 	pass "browser: chromium loads the class page" || fail "browser: chromium loads the class page" "$(tail -n 3 "$T/browser.log")"
@@ -118,3 +158,8 @@ grep -q 'href="../../index.html"' "$O/students/bob/browsed.html" && grep -q '<h1
 	fail "browser: a feedback page loads and links back to the class"
 check "browser: every link of the pages as chromium built them resolves" \
 	sh -c "cd '$O' && '$BIN/linkcheck' browsed.html students/bob/browsed.html"
+grep -q '<h1[^>]*>Feedback for dan</h1>' "$H/students/dan/browsed.html" && ! grep -q 'data-ran=' "$H/students/dan/browsed.html" &&
+	! grep -q '<img' "$H/students/dan/browsed.html" && ! grep -q '<a href="javascript:' "$H/students/dan/browsed.html" &&
+	pass "browser: on dan's page, offline, no script or handler ran, and there is no image and no script link" ||
+	fail "browser: on dan's page, offline, no script or handler ran, and there is no image and no script link" \
+		"$(grep -o 'data-ran=[^ ]*\|<img[^>]*>\|<a href="javascript:[^>]*>' "$H/students/dan/browsed.html" | head -n 3)"
