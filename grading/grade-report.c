@@ -742,30 +742,43 @@ static void read_results(struct student *s, const char *path, bool private_run, 
 		fclose(f);
 }
 
-/* make check's summary: the points per lab, then what did not pass. */
+/*
+ * make check's summary: the points per lab, then what did not pass, then
+ * the unscored tests that failed, as warnings (they give no points, but a
+ * failure says something: keeps_ tests that a later lab breaks).
+ */
 static void print_check(struct student *s, const char *dir)
 {
 	char reason[400];
 	bool any = false;
-	int i, lab;
+	int i, lab, pass;
 
 	for (lab = 0; lab < MAX_LABS; lab++)
 		if (s->lab_max[lab] > 0)
 			printf("  lab %d  %5g of %g points\n", lab, s->lab_points[lab], s->lab_max[lab]);
-	for (i = 0; i < s->nr_scores; i++) {
-		struct score *c = &s->scores[i];
+	/* Pass 0: the tests with points (and results the rubric does not
+	 * know); pass 1: the kit's unscored tests. */
+	for (pass = 0; pass < 2; pass++) {
+		bool section = false;
 
-		if (!strcmp(c->verdict, "pass") || (c->max == 0 && c->lab >= 0 &&
-						    !strcmp(c->verdict, "missing")))
-			continue;
-		if (!any)
-			printf("\nNot passed:\n");
-		any = true;
-		copy(reason, sizeof(reason), c->reason);
-		scrub(reason, sizeof(reason), dir);
-		printf("  %s (%s): %s\n", c->id, c->verdict, reason[0] ? reason : "see the log");
-		if (c->lab >= 0 && strcmp(c->verdict, "not-run"))
-			printf("    rerun just this test: make check N=%d ONLY=%s\n", c->lab, c->id);
+		for (i = 0; i < s->nr_scores; i++) {
+			struct score *c = &s->scores[i];
+			bool unscored = c->max == 0 && c->lab >= 0;
+
+			if (unscored != (pass == 1) || !strcmp(c->verdict, "pass") ||
+			    (unscored && !strcmp(c->verdict, "missing")))
+				continue;
+			if (!section)
+				printf(pass ? "\nWarnings: unscored tests that failed (they give no points; read why):\n" :
+				       "\nNot passed:\n");
+			section = any = true;
+			copy(reason, sizeof(reason), c->reason);
+			scrub(reason, sizeof(reason), dir);
+			printf("  %s%s (%s): %s\n", pass ? "warning: " : "", c->id, c->verdict,
+			       reason[0] ? reason : "see the log");
+			if (c->lab >= 0 && strcmp(c->verdict, "not-run"))
+				printf("    rerun just this test: make check N=%d ONLY=%s\n", c->lab, c->id);
+		}
 	}
 	if (any)
 		printf("\n");

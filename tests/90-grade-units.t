@@ -185,6 +185,22 @@ else
 	pass "grade-report: a private test's reason stays out of feedback"
 fi
 expect_grep "grade-report: ... but its verdict is there" 'priv.x.*one of your instructor' "$s/feedback.md"
+# make check's summary: an unscored test that failed is a warning, apart
+# from the tests that cost points.
+s=$T/check/students/dee
+mkdir -p "$s/stages"
+printf 'student\tdee\n' >"$s/meta"
+printf 'verdict\tok\n' >"$s/stages/build"
+printf 'lab1.a\tpass\t0\t\nlab1.b\tfail\t0\tgot 1\nlab1.k\tfail\t0\tkept refused\n' >"$s/results.tsv"
+printf 'lab1.a 1 2 suite a\nlab1.b 1 3 suite b\nlab1.k 1 0 suite k\n' >"$T/check.list"
+"$report" student --tests "$T/check.list" --dir "$s" --lab 1 --print >"$T/check.out"
+if grep -q '^Not passed:' "$T/check.out" && grep -q '^  lab1.b (fail): got 1' "$T/check.out" &&
+	grep -q '^Warnings: unscored tests that failed' "$T/check.out" && grep -q '^  warning: lab1.k (fail): kept refused' "$T/check.out" &&
+	! grep -q '^  lab1.k' "$T/check.out"; then
+	pass "grade-report --print: a failed unscored test is a warning, apart from the failures that cost points"
+else
+	fail "grade-report --print: a failed unscored test is a warning, apart from the failures that cost points" "$(cat "$T/check.out")"
+fi
 mkdir -p "$T/class/students/carl.partial"
 "$report" class "${R[@]}" --rubric "$T/rubric" --out "$T/class" 2>"$T/class.err"
 expect_grep "grade-report: warns about a rubric line that names no test" 'rubric line priv.unused names no test' "$T/class.err"
