@@ -85,6 +85,36 @@ for text in labs/[0-9][0-9]-*/README.md; do
 	fi
 done
 
+# (f) Each row of those tables gives its tests' points as tests.list has
+# them: one figure per id of the row, in its order ("N each" when they
+# are the same, or for a placeholder row's ids).
+for text in labs/[0-9][0-9]-*/README.md; do
+	n=$((10#$(basename "$(dirname "$text")" | cut -c1-2)))
+	bad=$(grep -E "^\| \`lab$n\." "$text" | awk -F'|' -v lab="lab$n." -v list="$KIT/grading/tests.list" '
+		BEGIN { while ((getline l < list) > 0) if (l !~ /^#/ && split(l, f, " ") >= 3) pts[f[1]] = f[3] }
+		{
+			cell = $2; gsub(/[` ]/, "", cell); k = split(cell, ids, ",")
+			got = $3; gsub(/^ +| +$/, "", got)
+			want = ""; same = 1; first = ""
+			for (i = 1; i <= k; i++) {
+				id = ids[i]
+				if (index(id, lab) == 1) { stem = id; sub(/_.*/, "", stem) } else id = stem id
+				if (id ~ /\.NN-name$/) {
+					pre = substr(id, 1, length(id) - 7); v = ""
+					for (t in pts) if (index(t, pre) == 1) { if (v != "" && pts[t] != v) v = "?"; else v = pts[t] }
+					want = v " each"; same = 0; break
+				}
+				if (!(id in pts)) { want = "?"; break }
+				if (i == 1) first = pts[id]; else if (pts[id] != first) same = 0
+				want = want (i > 1 ? ", " : "") pts[id]
+			}
+			if (same && k > 1) want = first " each"
+			if (got != want) print $2 ": the text says " got ", tests.list " want
+		}')
+	name="docs: $text's table gives each test's points as tests.list does"
+	if [ -z "$bad" ] && grep -q '^| test | points | checks |$' "$text"; then pass "$name"; else fail "$name" "${bad:-no '| test | points | checks |' table}"; fi
+done
+
 # (c, d) The site: one page per text, every internal link and #anchor
 # resolves, nothing loaded from outside, and pandoc says nothing.
 H=$TESTS_OUT/handbook
