@@ -90,7 +90,9 @@ expect_grep "lab4-judge: ... and with it the loads point, which rests on the pro
 for id in pyperf600_calls_loop pyperf600_scale; do
 	expect_verdict "lab4-judge: ... and $id" "$T/judge-tampered.tsv" "lab4.$id" fail
 done
-for id in strobemeta_loads strobemeta_calls_loop strobemeta_reads_values; do
+# (The unrolled strobemeta makes no bpf_loop call: its calls_loop and
+# scale fail whatever is tampered.)
+for id in strobemeta_loads strobemeta_reads_values; do
 	expect_verdict "lab4-judge: ... and nothing of the other program: $id" "$T/judge-tampered.tsv" "lab4.$id" pass
 done
 # One input's sample reported for another.

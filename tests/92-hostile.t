@@ -4,7 +4,9 @@
 # after an attacker in the same slot (JOBS=1) and must score what the kit's
 # reference figures say; no file outside the work and output folders may
 # change; the instructor's private tests leak into nothing a student gets
-# back; grading the class again with JOBS=2 gives the same gradebook. Text with markup comes in by every route a student
+# back; grading the class again with JOBS=2 gives the same gradebook, and
+# the honest students graded beside the attackers the same grades,
+# feedback and files. Text with markup comes in by every route a student
 # has (a compiler line, a console line, a line their benchmark prints, a
 # commit subject, a file name, a folder name) and must come out inert in
 # every output, a real browser included. Labs 4 and 5 are tried by
@@ -369,18 +371,18 @@ lab1=$(expected only-lab1)
 expect_grep "hostile: the summary shows the flagged line" 'late_initcall\(bpfloop_hello\)' "$O/summary.md"
 
 # 5. The text routes: each the verdict it earns, its text shown as text.
-[ "$(status "$O" t1-compiler-line)" = does-not-build ] && grep -qF 'javascript:alert(11)' "$S/t1-compiler-line/feedback.md" &&
+[ "$(status "$O" t1-compiler-line)" = does-not-build ] && grep -qF "'data-ran','11'" "$S/t1-compiler-line/feedback.md" &&
 	pass "hostile text: a compiler line with markup: does-not-build, the line in the feedback" ||
 	fail "hostile text: a compiler line with markup: does-not-build, the line in the feedback" "$(row "$O" t1-compiler-line)"
 [ "$(status "$O" t2-console-line)" = graded ] &&
 	[ "$(awk -F'\t' '$1 == "lab0.bpf_syscall" { print $3 }' "$S/t2-console-line/scores.tsv")" = crash ] &&
-	grep -qF 'javascript:alert(12)' "$S/t2-console-line/feedback.md" &&
+	grep -qF "'data-ran','12'" "$S/t2-console-line/feedback.md" &&
 	pass "hostile text: a kernel that panics with markup: its test crashes, the console's line in the feedback" ||
 	fail "hostile text: a kernel that panics with markup: its test crashes, the console's line in the feedback" \
 		"$(row "$O" t2-console-line)" "$(grep -m1 lab0.bpf_syscall "$S/t2-console-line/scores.tsv")"
 want=$(awk -v r="$(expected reference)" 'BEGIN { print r - 3 }')
 [ "$(status "$O" t3-benchmark-line)" = graded ] && [ "$(total "$O" t3-benchmark-line)" = "$want" ] &&
-	grep -qF 'javascript:alert(13)' "$S/t3-benchmark-line/feedback.md" &&
+	grep -qF "'data-ran','13'" "$S/t3-benchmark-line/feedback.md" &&
 	pass "hostile text: a benchmark that prints markup as its summary: the reference's points less format and agreement ($want)" ||
 	fail "hostile text: a benchmark that prints markup as its summary: the reference's points less format and agreement ($want)" \
 		"$(row "$O" t3-benchmark-line)" "$(grep -m2 'lab5.report' "$S/t3-benchmark-line/scores.tsv")"
@@ -390,7 +392,7 @@ want=$(awk -v r="$(expected reference)" 'BEGIN { print r - 3 }')
 	fail "hostile text: a file name and a folder name with markup: does-not-apply, both shown as they are" "$(row "$O" __t4-strong__)"
 bad=""
 for n in t1-compiler-line t2-console-line t3-benchmark-line __t4-strong__; do
-	grep -qF '&lt;script&gt;document.body.setAttribute' "$S/$n/feedback.html" || bad="$bad $n"
+	grep -qF '&lt;script&gt;' "$S/$n/feedback.html" || bad="$bad $n"
 done
 [ -z "$bad" ] && pass "hostile text: each one's markup is text in its page" ||
 	fail "hostile text: each one's markup is text in its page" "not in:$bad"
@@ -505,3 +507,22 @@ if cmp -s "$O/gradebook.csv" "$T/again/gradebook.csv"; then
 else
 	fail "hostile: graded again with JOBS=2, the gradebook is the same" "$(diff "$O/gradebook.csv" "$T/again/gradebook.csv")"
 fi
+# An attacker and a victim side by side: under JOBS=2 the poisoner, the
+# fork bomb and the panicking kernel are graded beside the others, and
+# each honest student's grade, feedback (its measured figures aside) and
+# files are what they were under JOBS=1, and no file outside the work and
+# output folders changed.
+bad=""
+for v in a2-honest-after-poisoner e2-flagged-after-fork-bomb d2-symlink-in-patch t3-benchmark-line; do
+	a=$S/$v b=$T/again/students/$v
+	cmp -s <(cut -f1,3,4 "$a/scores.tsv") <(cut -f1,3,4 "$b/scores.tsv") || bad="$bad $v(scores)"
+	cmp -s <(sed -E 's/[0-9]+([.,][0-9]+)*/N/g' "$a/feedback.md") <(sed -E 's/[0-9]+([.,][0-9]+)*/N/g' "$b/feedback.md") ||
+		bad="$bad $v(feedback)"
+	cmp -s <(cd "$a" && find . -maxdepth 1 | sort) <(cd "$b" && find . -maxdepth 1 | sort) || bad="$bad $v(files)"
+done
+[ -z "$bad" ] && pass "hostile: beside the attackers (JOBS=2), the honest students' grades, feedback and files are as under JOBS=1" ||
+	fail "hostile: beside the attackers (JOBS=2), the honest students' grades, feedback and files are as under JOBS=1" "$bad"
+after=$(snapshot)
+[ "$before" = "$after" ] && pass "hostile: ... and after JOBS=2 too, the shared cache, home, host files and kit are as they were" ||
+	fail "hostile: ... and after JOBS=2 too, the shared cache, home, host files and kit are as they were" \
+		"$(diff <(echo "$before") <(echo "$after"))"
