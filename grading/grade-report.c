@@ -134,6 +134,36 @@ static void plain(char *s)
 	}
 }
 
+/*
+ * S written to F one character at a time: bytes that are not UTF-8 as
+ * '?', other characters beyond ASCII as they are, and each ASCII byte as
+ * the format's ASCII writer says (its escaping).
+ */
+static void write_text(FILE *f, const char *s, void (*ascii)(FILE *f, unsigned char c))
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		int len = utf8_len(p);
+
+		if (!len) {
+			fputc('?', f);
+			p++;
+		} else if (len > 1) {
+			fwrite(p, 1, len, f);
+			p += len;
+		} else {
+			ascii(f, *p++);
+		}
+	}
+}
+
+/* ASCII as itself, a control character as a space. */
+static void plain_ascii(FILE *f, unsigned char c)
+{
+	fputc(c < 0x20 || c == 0x7f ? ' ' : c, f);
+}
+
 /* copy() of text from a student, made plain. */
 static void copy_text(char *dst, size_t size, const char *src)
 {
@@ -428,29 +458,17 @@ static void scrub(char *reason, size_t size, const char *dir)
  * character escaped, control characters and invalid UTF-8 as spaces and
  * '?', so that nothing in it becomes markup or breaks the page.
  */
+static void md_ascii(FILE *f, unsigned char c)
+{
+	if (c >= 0x20 && c != 0x7f && strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", c))
+		fprintf(f, "\\%c", c);
+	else
+		plain_ascii(f, c);
+}
+
 static void md_text(FILE *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-
-	while (*p) {
-		int len = utf8_len(p);
-
-		if (!len) {
-			fputc('?', f);
-			p++;
-		} else if (len > 1) {
-			fwrite(p, 1, len, f);
-			p += len;
-		} else {
-			if (*p < 0x20 || *p == 0x7f)
-				fputc(' ', f);
-			else if (strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", *p))
-				fprintf(f, "\\%c", *p);
-			else
-				fputc(*p, f);
-			p++;
-		}
-	}
+	write_text(f, s, md_ascii);
 }
 
 static void repeat(FILE *f, int c, int n)
@@ -482,7 +500,6 @@ static int backtick_run(const char *s)
  */
 static void md_code(FILE *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
 	int fence = backtick_run(s) + 1;
 	bool pad = s[0] == '`' || (s[0] && s[strlen(s) - 1] == '`');
 
@@ -493,16 +510,7 @@ static void md_code(FILE *f, const char *s)
 	repeat(f, '`', fence);
 	if (pad)
 		fputc(' ', f);
-	while (*p) {
-		int len = utf8_len(p);
-
-		if (!len)
-			fputc('?', f), p++;
-		else if (len == 1 && (*p < 0x20 || *p == 0x7f))
-			fputc(' ', f), p++;
-		else
-			fwrite(p, 1, len, f), p += len;
-	}
+	write_text(f, s, plain_ascii);
 	if (pad)
 		fputc(' ', f);
 	repeat(f, '`', fence);
@@ -933,73 +941,49 @@ static void csv_field(FILE *f, const char *s)
 
 /* A JSON string: valid UTF-8 whatever S holds, and with < > & escaped so
  * that it stays text even inside a page. */
+static void json_ascii(FILE *f, unsigned char c)
+{
+	if (c == '"' || c == '\\')
+		fprintf(f, "\\%c", c);
+	else if (c == '\n')
+		fputs("\\n", f);
+	else if (c == '\t')
+		fputs("\\t", f);
+	else if (c < 0x20 || c == 0x7f || strchr("<>&", c))
+		fprintf(f, "\\u%04x", c);
+	else
+		fputc(c, f);
+}
+
 static void json_string(FILE *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-
 	fputc('"', f);
-	while (*p) {
-		int len = utf8_len(p);
-
-		if (!len) {
-			fputc('?', f);
-			p++;
-			continue;
-		}
-		if (len > 1) {
-			fwrite(p, 1, len, f);
-			p += len;
-			continue;
-		}
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p == '\t')
-			fputs("\\t", f);
-		else if (*p < 0x20 || *p == 0x7f || strchr("<>&", *p))
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-		p++;
-	}
+	write_text(f, s, json_ascii);
 	fputc('"', f);
 }
 
 /* XML character data or an attribute's value: markup characters as
  * references, control characters as spaces, bytes that are not UTF-8 as
  * '?' (XML allows neither). */
+static void xml_ascii(FILE *f, unsigned char c)
+{
+	if (c == '&')
+		fputs("&amp;", f);
+	else if (c == '<')
+		fputs("&lt;", f);
+	else if (c == '>')
+		fputs("&gt;", f);
+	else if (c == '"')
+		fputs("&quot;", f);
+	else if (c == '\'')
+		fputs("&apos;", f);
+	else
+		plain_ascii(f, c);
+}
+
 static void xml_text(FILE *f, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-
-	while (*p) {
-		int len = utf8_len(p);
-
-		if (!len) {
-			fputc('?', f);
-			p++;
-		} else if (len > 1) {
-			fwrite(p, 1, len, f);
-			p += len;
-		} else {
-			if (*p == '&')
-				fputs("&amp;", f);
-			else if (*p == '<')
-				fputs("&lt;", f);
-			else if (*p == '>')
-				fputs("&gt;", f);
-			else if (*p == '"')
-				fputs("&quot;", f);
-			else if (*p == '\'')
-				fputs("&apos;", f);
-			else if (*p < 0x20 || *p == 0x7f)
-				fputc(' ', f);
-			else
-				fputc(*p, f);
-			p++;
-		}
-	}
+	write_text(f, s, xml_ascii);
 }
 
 static FILE *open_tmp(const char *out, const char *name, char *tmp, size_t len)
