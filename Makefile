@@ -51,7 +51,9 @@ $(BIN)/%: vm/%.c | $(BIN)
 	$(CC) $(CFLAGS) -o $@ $<
 $(BIN)/%: kbuild/%.c | $(BIN)
 	$(CC) $(CFLAGS) -o $@ $<
-$(BIN)/%: grading/%.c | $(BIN)
+$(BIN)/%: grading/pipeline/%.c | $(BIN)
+	$(CC) $(CFLAGS) -o $@ $<
+$(BIN)/%: grading/instructor/%.c | $(BIN)
 	$(CC) $(CFLAGS) -o $@ $<
 $(BIN)/%: kernel-base/%.c | $(BIN)
 	$(CC) $(CFLAGS) -o $@ $<
@@ -83,7 +85,7 @@ LAB7_REF := $(shell git -C $(WORK)/linux rev-parse -q --verify 'solution/07^{com
 LAB7_SRC := $(SUITE)/lab4-$(or $(LAB7_REF),none)
 LAB7_LAB4 := pyperf600 strobemeta
 SUITE_SKELS += $(LAB7_LAB4:%=$(SUITE)/lab7_%.skel.h)
-SUITE_HDRS := grading/suite/suite.h grading/guest.h $(SUITE)/tests.h $(SUITE_SKELS)
+SUITE_HDRS := grading/suite/suite.h grading/guest/guest.h $(SUITE)/tests.h $(SUITE_SKELS)
 suite: $(SUITE)/bpfloop-suite $(BIN)/suite-judge ## build the in-guest test suite and its judge
 
 $(SUITE)/%.bpf.o: grading/suite/progs/%.bpf.c $(wildcard grading/suite/progs/*.h) | $(SUITE)
@@ -92,12 +94,12 @@ $(SUITE)/%.skel.h: $(SUITE)/%.bpf.o
 	bpftool gen skeleton $< name $* >$@.tmp && mv $@.tmp $@
 $(SUITE)/tests.h: grading/tests.list $(BIN)/plan | $(SUITE)
 	$(BIN)/plan --tests $< header >$@.tmp && mv $@.tmp $@
-$(SUITE)/bpfloop-suite: $(SUITE_TESTS) grading/suite/main.c grading/suite/kernel.c grading/guest.c $(SUITE_HDRS)
-	$(CC) $(CFLAGS) -static -I$(SUITE) -Igrading -o $@ $(SUITE_TESTS) grading/suite/main.c \
-		grading/suite/kernel.c grading/guest.c -lbpf -lelf -lz -lzstd
-$(BIN)/suite-judge: $(SUITE_TESTS) grading/suite/judge.c grading/guest.c $(SUITE_HDRS) | $(BIN)
-	$(CC) $(CFLAGS) -ffunction-sections -fdata-sections -Wl,--gc-sections -I$(SUITE) -Igrading \
-		-o $@ $(SUITE_TESTS) grading/suite/judge.c grading/guest.c
+$(SUITE)/bpfloop-suite: $(SUITE_TESTS) grading/suite/main.c grading/suite/kernel.c grading/guest/guest.c $(SUITE_HDRS)
+	$(CC) $(CFLAGS) -static -I$(SUITE) -Igrading/guest -o $@ $(SUITE_TESTS) grading/suite/main.c \
+		grading/suite/kernel.c grading/guest/guest.c -lbpf -lelf -lz -lzstd
+$(BIN)/suite-judge: $(SUITE_TESTS) grading/suite/judge.c grading/guest/guest.c $(SUITE_HDRS) | $(BIN)
+	$(CC) $(CFLAGS) -ffunction-sections -fdata-sections -Wl,--gc-sections -I$(SUITE) -Igrading/guest \
+		-o $@ $(SUITE_TESTS) grading/suite/judge.c grading/guest/guest.c
 $(SUITE):
 	@mkdir -p $@
 $(LAB7_SRC)/.taken: | $(SUITE)
@@ -107,10 +109,10 @@ $(LAB7_SRC)/.taken: | $(SUITE)
 		git -C $(WORK)/linux show $(LAB7_REF):tools/testing/selftests/bpf/progs/$$f >$(dir $@)$$f || exit 1; \
 	done
 	@touch $@
-# The selftests' own clang flags, as grading/guest-build --selftests-flags
+# The selftests' own clang flags, as grading/pipeline/guest-build --selftests-flags
 # has them (their warnings are upstream's, not shown here).
-$(SUITE)/lab7_%.bpf.o: $(LAB7_SRC)/.taken grading/selftests-bpf.flags
-	clang $(shell cat grading/selftests-bpf.flags) -w -I/usr/include/x86_64-linux-gnu \
+$(SUITE)/lab7_%.bpf.o: $(LAB7_SRC)/.taken grading/guest/selftests-bpf.flags
+	clang $(shell cat grading/guest/selftests-bpf.flags) -w -I/usr/include/x86_64-linux-gnu \
 		-c $(LAB7_SRC)/$*_bpf_loop.c -o $@
 
 # The host's judge goes with the guest's suite: a suite rebuilt from a new
@@ -134,25 +136,25 @@ lab: ## start or resume lab N (make lab N=1; FROM=mine starts from your own prev
 	@labs/start-lab "$(N)" "$(FROM)"
 
 check: initramfs ## build the work tree, boot it, run the current lab's tests (N=, ONLY=)
-	@grading/check "$(N)" "$(ONLY)"
+	@grading/student/check "$(N)" "$(ONLY)"
 
 grade: ## grade every submission in SUBMISSIONS= (default: the samples) into OUT=
-	@grading/grade $(if $(SUBMISSIONS),--submissions "$(SUBMISSIONS)") $(if $(OUT),--out "$(OUT)") \
+	@grading/instructor/grade $(if $(SUBMISSIONS),--submissions "$(SUBMISSIONS)") $(if $(OUT),--out "$(OUT)") \
 		$(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(EXTRA_TESTS),--extra-tests "$(EXTRA_TESTS)") \
 		$(if $(JOBS),--jobs "$(JOBS)") $(if $(filter 1 yes,$(FORCE)),--force)
 
 bench-first: ## a new user's first contact: make grade, a first lab 3 grade, make check after an edit, from an empty work folder and cache (work/bench/first.md)
-	@grading/bench-first
+	@grading/instructor/bench-first
 walk: ## a student's path through labs 0-3 as the texts give it: every command run, its quoted output checked, each wait and silence timed (work/walk/walk.md)
 	@docs/walk $(if $(LABS),--labs "$(LABS)")
 bench-grade: ## measure make grade's submissions per hour here (N=6 synthetic submissions, JOBS=2, HEADERS=own, comment or same)
-	@grading/bench-grade "$(or $(N),6)" "$(or $(JOBS),2)" "$(or $(HEADERS),own)"
+	@grading/instructor/bench-grade "$(or $(N),6)" "$(or $(JOBS),2)" "$(or $(HEADERS),own)"
 
 grade-merge: ## one gradebook from the OUT folders of several machines: RUNS="a b" OUT=dir
-	@grading/merge-runs --out "$(OUT)" $(if $(RUBRIC),--rubric "$(RUBRIC)") $(RUNS)
+	@grading/instructor/merge-runs --out "$(OUT)" $(if $(RUBRIC),--rubric "$(RUBRIC)") $(RUNS)
 
 grade-fan-out: ## grade one class over several work folders at once (GNU parallel), then merge: WORKS="a b" OUT=dir [SUBMISSIONS= JOBS= RUBRIC= EXTRA_TESTS=]
-	@grading/fan-out --works "$(WORKS)" --out "$(OUT)" $(if $(SUBMISSIONS),--submissions "$(SUBMISSIONS)") \
+	@grading/instructor/fan-out --works "$(WORKS)" --out "$(OUT)" $(if $(SUBMISSIONS),--submissions "$(SUBMISSIONS)") \
 		$(if $(JOBS),--jobs "$(JOBS)") $(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(EXTRA_TESTS),--extra-tests "$(EXTRA_TESTS)")
 
 bundle: ## for a room with a bad network: the packages, the trusted build, the compiler cache and the kit's kernels in one file (BUNDLE=file, default work/bundle/bpfloop-lab.bundle.tar)
@@ -161,7 +163,7 @@ unbundle: ## on a student's machine, no network needed: check and unpack BUNDLE=
 	@lib/bundle unpack --in "$(BUNDLE)"
 
 handin: ## package your lab branch for your instructor (NAME=you TIME=hours)
-	@grading/handin "$(NAME)" "$(TIME)"
+	@grading/student/handin "$(NAME)" "$(TIME)"
 
 test: ## the kit's own tests (sets up first if needed); ends with "N passed, N failed"
 	@tests/run
@@ -180,11 +182,11 @@ distclean: ## delete the whole work folder, work tree included
 # the host's report (tables, CSV) and the host's judge (the grading checks).
 LAB4 := $(WORK)/lab4
 LAB4_GUEST_SRC := grading/lab4/verif-load.c grading/lab4/exercise.c grading/lab4/scale-input.c \
-	grading/guest.c
+	grading/guest/guest.c
 lab4-tools: $(LAB4)/verif-load $(BIN)/verif-report $(BIN)/lab4-judge
-$(LAB4)/verif-load: $(LAB4_GUEST_SRC) grading/guest.h grading/lab4/exercise.h \
+$(LAB4)/verif-load: $(LAB4_GUEST_SRC) grading/guest/guest.h grading/lab4/exercise.h \
 		grading/lab4/scale-input.h $(LAB4)/loop_probe.skel.h $(LAB4)/task_probe.skel.h
-	$(CC) $(CFLAGS) -static -Igrading -I$(LAB4) -o $@ $(LAB4_GUEST_SRC) -lbpf -lelf -lz -lzstd
+	$(CC) $(CFLAGS) -static -Igrading/guest -I$(LAB4) -o $@ $(LAB4_GUEST_SRC) -lbpf -lelf -lz -lzstd
 $(LAB4)/%_probe.bpf.o: grading/lab4/%_probe.bpf.c
 	@mkdir -p $(dir $@)
 	clang $(BPF_CFLAGS) -c $< -o $@
@@ -212,9 +214,9 @@ host-tools: $(LAB5_TOOLS)
 $(BIN)/bench-%: grading/lab5/bench-%.c | $(BIN)
 	$(CC) $(CFLAGS) -o $@ $< -lm
 lab5-tools: $(LAB5_TOOLS) $(LAB5)/lab5-account
-$(LAB5)/lab5-account: grading/lab5/bench-account.c grading/lab5/loop_count.h grading/guest.c grading/guest.h \
+$(LAB5)/lab5-account: grading/lab5/bench-account.c grading/lab5/loop_count.h grading/guest/guest.c grading/guest/guest.h \
 		$(LAB5)/loop_count.skel.h
-	$(CC) $(CFLAGS) -static -Igrading -I$(LAB5) -o $@ grading/lab5/bench-account.c grading/guest.c \
+	$(CC) $(CFLAGS) -static -Igrading/guest -I$(LAB5) -o $@ grading/lab5/bench-account.c grading/guest/guest.c \
 		-lbpf -lelf -lz -lzstd
 $(LAB5)/loop_count.bpf.o: grading/lab5/loop_count.bpf.c grading/lab5/loop_count.h
 	@mkdir -p $(dir $@)

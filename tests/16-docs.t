@@ -205,10 +205,10 @@ printf '00/README.md:1\tmake check\t40.0\t12.0\t==> x\tok 4 lab0.x\n' >"$T/walk2
 expect_grep "walk-stamp: ... and so does a quoted line not printed, named" 'missing:.*ok 4 lab0.x' \
 	<("$BIN/walk-stamp" report "$T/walk2.tsv" 30)
 
-# (f) The CI recipe for a class (grading/ci/github-grade.yml): it parses,
+# (f) The CI recipe for a class (grading/instructor/ci/github-grade.yml): it parses,
 # has the grading matrix and the merge after it, and its dealing of a
 # class into shares is make grade-fan-out's.
-Y=$KIT/grading/ci/github-grade.yml
+Y=$KIT/grading/instructor/ci/github-grade.yml
 check "ci recipe: it parses as YAML, with a matrix of shares and a merge job after them" \
 	"$BIN/yaml-check" "$Y" jobs.grade.strategy.matrix.share jobs.merge.needs
 printf 'a: [1\nb: 2\n' >"$T/bad.yml"
@@ -222,7 +222,7 @@ mkdir -p "$T/deal/class"
 cp -a "$KIT"/grading/samples/. "$T/deal/class/"
 mkdir -p "$T/deal/class/ada lovelace"
 step=$("$BIN/yaml-check" "$Y" --get jobs.grade.steps.2.run)
-"$KIT/grading/fan-out" --works "$T/deal/w1 $T/deal/w2" --out "$T/deal/fan" --submissions "$T/deal/class" \
+"$KIT/grading/instructor/fan-out" --works "$T/deal/w1 $T/deal/w2" --out "$T/deal/fan" --submissions "$T/deal/class" \
 	--deal-only >/dev/null 2>&1
 same=1
 for k in 1 2; do

@@ -80,7 +80,7 @@ expect_grep "add a lab: the suite's table has it" 'lab8_dummy' "$W/suite/tests.h
 # Run in the guest, on base, judged on the host by the copy's judge.
 image=$(kernel_at base 2>/dev/null) || { fail "add a lab: a base kernel to boot" "make kernel REF=base fails"; exit 0; }
 R=$T/run
-WORK=$W "$A/grading/run-suite" --kernel "$image" --out "$R" --lab 8 --only lab8.dummy --quiet \
+WORK=$W "$A/grading/pipeline/run-suite" --kernel "$image" --out "$R" --lab 8 --only lab8.dummy --quiet \
 	>"$T/run.log" 2>&1
 expect_grep "add a lab: the test runs in the guest and the host's judge passes it" $'^lab8\\.dummy\tpass\t' "$R/results.tsv"
 grep -q '# obs back=' "$R/results.ktap" 2>/dev/null &&

@@ -7,7 +7,7 @@ rm -rf "$T"
 mkdir -p "$T"
 
 base=$(kernel_at base 2>/dev/null) || { fail "lab0: a base kernel" "make kernel REF=base fails"; exit 0; }
-"$KIT/grading/run-suite" --quiet --kernel "$base" --out "$T/base" --lab 0
+"$KIT/grading/pipeline/run-suite" --quiet --kernel "$base" --out "$T/base" --lab 0
 st=$?
 expect_status "lab0: on base, every lab 0 test passes" 0 test "$st" = 0
 for t in lab0.bpf_syscall lab0.jit lab0.btf lab0.helper_181_absent; do
@@ -15,7 +15,7 @@ for t in lab0.bpf_syscall lab0.jit lab0.btf lab0.helper_181_absent; do
 done
 
 upstream=$(kernel_at upstream 2>"$T/upstream-build.err") || { fail "lab0: an upstream kernel" "$(tail -n 5 "$T/upstream-build.err")"; exit 0; }
-"$KIT/grading/run-suite" --quiet --kernel "$upstream" --out "$T/upstream" --lab 0
+"$KIT/grading/pipeline/run-suite" --quiet --kernel "$upstream" --out "$T/upstream" --lab 0
 for t in lab0.bpf_syscall lab0.jit lab0.btf; do
 	expect_verdict "lab0: on upstream, $t" "$T/upstream/results.tsv" "$t" pass
 done

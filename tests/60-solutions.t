@@ -19,7 +19,7 @@ for d in "$KIT"/solutions/[0-9][0-9]-*/; do
 		fail "solution/$n builds" "$(tail -n 15 "$T/build-$n.err")"
 		continue
 	fi
-	"$KIT/grading/run-suite" --quiet --kernel "$image" --out "$T/solution-$n" --lab "$lab" || true
+	"$KIT/grading/pipeline/run-suite" --quiet --kernel "$image" --out "$T/solution-$n" --lab "$lab" || true
 	bad=$(others "$T/solution-$n/results.tsv" pass)
 	count=$(wc -l <"$T/solution-$n/results.tsv")
 	if [ -z "$bad" ] && [ "$count" -gt 0 ]; then
@@ -82,7 +82,7 @@ else
 fi
 
 upstream=$(kernel_at upstream 2>/dev/null) || { fail "upstream builds"; exit 0; }
-"$KIT/grading/run-suite" --quiet --kernel "$upstream" --out "$T/upstream" --lab 2 || true
+"$KIT/grading/pipeline/run-suite" --quiet --kernel "$upstream" --out "$T/upstream" --lab 2 || true
 # One known difference: upstream's 6.0 inlining loads -E2BIG into R0 with a
 # 32-bit move, so on the path it inlines bpf_loop returns 0xfffffff9 where
 # the helper returns -7 as a 64-bit long. Everything else must agree.
@@ -97,7 +97,7 @@ else
 fi
 
 base=$(kernel_at base 2>/dev/null) || { fail "base builds"; exit 0; }
-"$KIT/grading/run-suite" --quiet --kernel "$base" --out "$T/base" --lab 2 || true
+"$KIT/grading/pipeline/run-suite" --quiet --kernel "$base" --out "$T/base" --lab 2 || true
 bad=$(awk -F'\t' '$1 ~ /^lab[12]\./ && $2 != "fail" { print $1 " " $2 ": " $4 }' "$T/base/results.tsv")
 nfail=$(awk -F'\t' '$1 ~ /^lab[12]\./ && $2 == "fail"' "$T/base/results.tsv" | wc -l)
 want=$("$BIN/plan" list --lab 2 | awk '$1 ~ /^lab[12]\./' | wc -l)

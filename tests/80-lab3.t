@@ -59,11 +59,11 @@ for f in progs/bpf_loop.c prog_tests/bpf_loop.c; do
 	fi
 done
 if reference=$(kernel_at solution/02 2>"$T/example-kernel.err") &&
-	"$KIT/grading/guest-build" --tree "$KIT/labs/03-selftests/example" --out "$T/example" \
+	"$KIT/grading/pipeline/guest-build" --tree "$KIT/labs/03-selftests/example" --out "$T/example" \
 		--vmlinux-h "$(dirname "$reference")/vmlinux.h" \
 		--bpf tools/testing/selftests/bpf/progs/bpf_loop.c=bpf_loop \
 		--user tools/testing/selftests/bpf/prog_tests/bpf_loop.c \
-		--kit grading/lab3/harness.c --kit grading/guest.c --link lab3-selftests \
+		--kit grading/lab3/harness.c --kit grading/guest/guest.c --link lab3-selftests \
 		--symbol '(serial_)?test_bpf_loop' >"$T/example-build.out" 2>&1; then
 	pass "lab3: the example builds under the kit's harness"
 	"$KIT/vm/qemu-run" --quiet --kernel "$reference" --out "$T/example-run" --timeout "${TEST_TIMEOUT:-120}" \

@@ -24,7 +24,7 @@ expect_reference lab6 "$ref" 6 "$T" || exit 0
 if [ -z "$prev" ] || ! image=$(kernel_at "$prev" 2>"$T/prev.build.err"); then
 	fail "lab6: the stage before $ref (${prev:-none}) builds" "$(tail -n 12 "$T/prev.build.err" 2>/dev/null)"
 else
-	"$KIT/grading/run-suite" --quiet --kernel "$image" --out "$T/prev" --lab 6 >/dev/null 2>&1
+	"$KIT/grading/pipeline/run-suite" --quiet --kernel "$image" --out "$T/prev" --lab 6 >/dev/null 2>&1
 	tsv=$T/prev/results.tsv
 	wrong=$(awk -F'\t' -v demos="$DEMOS" '$1 ~ /^lab6\./ {
 		demo = index(demos, " " $1 " ") > 0
@@ -44,7 +44,7 @@ fi
 # Upstream 6.1 inlines too, but differs from the helper in two ways the lab
 # text names: -E2BIG through a 32-bit move, and a 64-bit compare of nr_loops.
 if image=$(kernel_at upstream 2>"$T/upstream.build.err"); then
-	"$KIT/grading/run-suite" --quiet --kernel "$image" --out "$T/upstream" --lab 6 >/dev/null 2>&1
+	"$KIT/grading/pipeline/run-suite" --quiet --kernel "$image" --out "$T/upstream" --lab 6 >/dev/null 2>&1
 	got=$(awk -F'\t' '$1 ~ /^lab6\./ && $2 != "pass" { print $1 "(" $2 ")" }' "$T/upstream/results.tsv" | tr '\n' ' ')
 	want="lab6.too_many(fail) lab6.wide_nr_loops(fail) "
 	if [ "$got" = "$want" ]; then

@@ -16,7 +16,7 @@ ref=solution/07
 expect_reference lab7 "$ref" 7 "$T" || exit 0
 # Lab 6's demonstrations of the flaw (the handbook's walk_prog among them)
 # are refused too.
-"$KIT/grading/run-suite" --quiet --kernel "$IMAGE" --out "$T/demos" --lab 6 \
+"$KIT/grading/pipeline/run-suite" --quiet --kernel "$IMAGE" --out "$T/demos" --lab 6 \
 	--only lab6.unsound_callback_accepted,lab6.handbook_walk_prog >/dev/null 2>&1
 got=$(awk -F'\t' '$2 == "fail" && $4 ~ / was refused / { print $1 }' "$T/demos/results.tsv" | sort | paste -sd' ' -)
 if [ "$got" = "lab6.handbook_walk_prog lab6.unsound_callback_accepted" ]; then
@@ -28,7 +28,7 @@ fi
 if ! image=$(kernel_at solution/06 2>"$T/prev.build.err"); then
 	fail "lab7: solution/06 builds" "$(tail -n 12 "$T/prev.build.err")"
 else
-	"$KIT/grading/run-suite" --quiet --kernel "$image" --out "$T/prev" --lab 7 >/dev/null 2>&1
+	"$KIT/grading/pipeline/run-suite" --quiet --kernel "$image" --out "$T/prev" --lab 7 >/dev/null 2>&1
 	tsv=$T/prev/results.tsv
 	wrong=$(awk -F'\t' '$1 ~ /^lab7\.unsound_/ && ($2 != "fail" || $4 !~ /_bad was accepted: .* Run, it reached/) { print $1 "(" $2 ")" }' "$tsv" | tr '\n' ' ')
 	n=$(grep -c '^lab7\.unsound_' "$tsv")
@@ -51,7 +51,7 @@ fi
 # the wrong reason (it believes no call ran), so each twin makes a call.
 if image=$(kernel_at solution/01 2>"$T/lab1.build.err"); then
 	ids=$(grep -oE '^lab7\.unsound_[a-z_]+' "$KIT/grading/tests.list" | paste -sd, -)
-	"$KIT/grading/run-suite" --quiet --kernel "$image" --out "$T/lab1" --lab 7 --only "$ids" >/dev/null 2>&1
+	"$KIT/grading/pipeline/run-suite" --quiet --kernel "$image" --out "$T/lab1" --lab 7 --only "$ids" >/dev/null 2>&1
 	passed=$(awk -F'\t' '$2 == "pass" { print $1 }' "$T/lab1/results.tsv" | paste -sd' ' -)
 	n=$(grep -c . "$T/lab1/results.tsv")
 	if [ -z "$passed" ] && [ "$n" -gt 0 ]; then

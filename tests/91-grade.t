@@ -13,13 +13,13 @@ total() { cell "$1" "$2" total; }
 
 # ---- bad arguments: a clear error, exit 2, nothing graded ----
 # (The grader itself, for its exit status: make says 2 for any failure.)
-expect_status "grade: a missing submissions folder is refused" 2 "$KIT/grading/grade" --submissions "$T/nowhere" --out "$T/bad"
+expect_status "grade: a missing submissions folder is refused" 2 "$KIT/grading/instructor/grade" --submissions "$T/nowhere" --out "$T/bad"
 expect_grep "grade: ... and the error names it" "SUBMISSIONS=$T/nowhere is not a folder" <(make -s -C "$KIT" grade SUBMISSIONS="$T/nowhere" OUT="$T/bad" 2>&1)
-expect_status "grade: JOBS must be a number" 2 "$KIT/grading/grade" --jobs many --out "$T/bad"
+expect_status "grade: JOBS must be a number" 2 "$KIT/grading/instructor/grade" --jobs many --out "$T/bad"
 printf 'lab1.a one\n' >"$T/bad-rubric"
-expect_status "grade: a broken rubric is refused before any grading" 2 "$KIT/grading/grade" --rubric "$T/bad-rubric" --out "$T/bad"
+expect_status "grade: a broken rubric is refused before any grading" 2 "$KIT/grading/instructor/grade" --rubric "$T/bad-rubric" --out "$T/bad"
 echo 'echo hi' >"$T/not-executable"
-expect_status "grade: EXTRA_TESTS must be an executable" 2 "$KIT/grading/grade" --extra-tests "$T/not-executable" --out "$T/bad"
+expect_status "grade: EXTRA_TESTS must be an executable" 2 "$KIT/grading/instructor/grade" --extra-tests "$T/not-executable" --out "$T/bad"
 [ ! -d "$T/bad/students" ] || [ -z "$(ls "$T/bad/students")" ] && pass "grade: bad arguments grade no one" ||
 	fail "grade: bad arguments grade no one"
 
@@ -47,7 +47,7 @@ while read -r student status points rest; do
 			fail "samples: $student: $id is $want" "got ${got:-no result}: $(col "$s/scores.tsv" "$id" 7)"
 	done
 done <"$KIT/grading/samples-expect"
-# The samples are committed copies made from solutions/ (grading/make-samples):
+# The samples are committed copies made from solutions/ (grading/instructor/make-samples):
 # what the grader built must be the reference series as solutions/ has it now.
 last=$(basename "$(find "$KIT/solutions" -mindepth 1 -maxdepth 1 -type d -name '[0-9][0-9]-*' | sort | tail -n 1)" | cut -c1-2)
 for sv in "reference solution/$last" "only-lab1 solution/01"; do
@@ -55,7 +55,7 @@ for sv in "reference solution/$last" "only-lab1 solution/01"; do
 	got=$(git -C "$LINUX" rev-parse -q --verify "$(col "$T/samples/students/$1/meta" commit 2)^{tree}" 2>/dev/null)
 	[ -n "$got" ] && [ "$got" = "$(git -C "$LINUX" rev-parse "$2^{tree}")" ] &&
 		pass "samples: $1 builds the same tree as $2" ||
-		fail "samples: $1 builds the same tree as $2" "the sample is stale: run grading/make-samples, check, commit"
+		fail "samples: $1 builds the same tree as $2" "the sample is stale: run grading/instructor/make-samples, check, commit"
 done
 # One pipeline: tests/65-student.t's make check of the lab-1 state (N=2)
 # graded the tree of only-lab1; make grade must give each test it ran the
@@ -110,7 +110,7 @@ wait "$pid"
 # Nothing of the stopped run goes on grading (a student's grading runs in
 # a process group of its own, which the signal to the run's group misses).
 sleep 1
-left=$(pgrep -af "grading/pipeline --grade .*--out $T/resume/" || true)
+left=$(pgrep -af "grading/pipeline/run --grade .*--out $T/resume/" || true)
 [ -z "$left" ] && pass "resume: stopping the run stops the student being graded" ||
 	fail "resume: stopping the run stops the student being graded" "still running: $left"
 [ -f "$T/resume/students/no-apply/scores.tsv" ] && [ ! -d "$T/resume/students/only-lab1" ] &&
@@ -179,7 +179,7 @@ git -C "$H/linux" checkout -q -b lab/02 origin/solution/02
 git -C "$H/linux" rev-parse -q --verify base >/dev/null || git -C "$H/linux" tag base "$(git -C "$LINUX" rev-parse base)"
 name=handin-test-$$
 echo change >>"$H/linux/README"
-expect_status "handin: a tree with uncommitted changes is refused" 1 env WORK="$H" "$KIT/grading/handin" "$name"
+expect_status "handin: a tree with uncommitted changes is refused" 1 env WORK="$H" "$KIT/grading/student/handin" "$name"
 expect_grep "handin: ... with the command that commits them" 'git -C .* commit' <(env WORK="$H" make -s -C "$KIT" handin NAME="$name" 2>&1)
 git -C "$H/linux" checkout -q README
 check "handin: a clean lab branch is handed in" env WORK="$H" make -s -C "$KIT" handin NAME="$name" TIME=5
@@ -197,7 +197,7 @@ echo "# running extra.btf_present"
 if [ -s /sys/kernel/btf/vmlinux ]; then echo "ok 1 extra.btf_present"; else echo "not ok 1 extra.btf_present"; fi
 EOF
 chmod +x "$T/extra-tests"
-cp "$KIT/grading/rubric" "$T/rubric"
+cp "$KIT/grading/instructor/rubric" "$T/rubric"
 echo "extra.btf_present 0 2" >>"$T/rubric"
 
 make -s -C "$KIT" grade SUBMISSIONS="$A" OUT="$T/adv" JOBS=2 RUBRIC="$T/rubric" EXTRA_TESTS="$T/extra-tests" \
@@ -271,7 +271,7 @@ rows=$(($(wc -l <"$T/samples/gradebook.csv") + $(wc -l <"$T/adv/gradebook.csv") 
 cp -r "$T/samples" "$T/samples-other"
 sed -i '1s/\tpass\t[0-9.]*\t/\tfail\t0\t/' "$T/samples-other/students/reference/scores.tsv"
 expect_status "merge: the same student graded differently on two machines is a conflict" 1 \
-	"$KIT/grading/merge-runs" --out "$T/merged2" "$T/samples" "$T/samples-other"
+	"$KIT/grading/instructor/merge-runs" --out "$T/merged2" "$T/samples" "$T/samples-other"
 
 # ---- several work folders at once: make grade-fan-out ----
 # The samples dealt to this work folder and to a second one set up as a
@@ -299,4 +299,4 @@ else
 fi
 rm -rf "$W2"
 expect_status "fan-out: the same work folder twice is refused" 2 \
-	"$KIT/grading/fan-out" --works "$WORK $WORK/." --out "$T/fan-bad"
+	"$KIT/grading/instructor/fan-out" --works "$WORK $WORK/." --out "$T/fan-bad"

@@ -289,7 +289,7 @@ token="private-$$-$RANDOM$RANDOM"
 printf '#!/bin/sh\n# %s\necho "KTAP version 1"\necho "1..1"\necho "# running extra.secret"\necho "ok 1 extra.secret"\n' \
 	"$token" >"$T/extra"
 chmod +x "$T/extra"
-cp "$KIT/grading/rubric" "$T/rubric"
+cp "$KIT/grading/instructor/rubric" "$T/rubric"
 echo "extra.secret 0 0" >>"$T/rubric"
 
 touch "$T/start"

@@ -1,5 +1,5 @@
 # The class report for a browser (grade-report class's index.md and
-# scores.svg, rendered by grading/render-report): on a made-up class of
+# scores.svg, rendered by grading/instructor/render-report): on a made-up class of
 # three, checked in a real browser (headless chromium reads the pages and
 # the plot as a person's would), and against what a hostile reason could
 # do. tests/91-grade.t's make grade writes the sample class's report too,
@@ -45,11 +45,11 @@ verdict bob lab0.bpf_syscall crash "$hostile"
 awk -F'\t' -v OFS='\t' '{ $3 = "not-run"; $4 = 0; $7 = "does not build" } { print }' \
 	"$O/students/cy/scores.tsv" >"$T/s" && mv "$T/s" "$O/students/cy/scores.tsv"
 printf '\nA line from the console: %s\n' "$hostile" >>"$O/students/bob/feedback.md"
-cp "$KIT/grading/rubric" "$T/my-rubric"
+cp "$KIT/grading/instructor/rubric" "$T/my-rubric"
 check "report: grade-report class writes index.md and scores.svg" \
 	env KIT="$KIT" "$BIN/grade-report" class --rubric "$T/my-rubric" --out "$O"
 check "report: render-report makes index.html and a page per student, every link checked" \
-	"$KIT/grading/render-report" "$O"
+	"$KIT/grading/instructor/render-report" "$O"
 for n in ada bob cy; do
 	[ -s "$O/students/$n/feedback.html" ] || fail "report: $n's feedback page is rendered"
 done
@@ -98,7 +98,7 @@ check "report: grade-report writes dan's feedback from the hostile reason" \
 O=$H student eve graded ""
 printf '\n[a link](javascript:alert(6)) and ![a pixel](https://example.com/p.png)\n' >>"$H/students/eve/feedback.md"
 check "report: grade-report class writes the second class's index.md" env KIT="$KIT" "$BIN/grade-report" class --out "$H"
-check "report: render-report renders it, eve's page as a notice (exit 0)" "$KIT/grading/render-report" "$H"
+check "report: render-report renders it, eve's page as a notice (exit 0)" "$KIT/grading/instructor/render-report" "$H"
 grep -q 'could not be shown safely' "$H/students/eve/feedback.html" && ! grep -q 'javascript:' "$H/students/eve/feedback.html" &&
 	grep -q 'javascript:alert(6): a script or data URL' "$H/students/eve/render.log" &&
 	pass "report: a feedback page that is not inert is a notice, with the reason in render.log" ||

@@ -125,7 +125,7 @@ expect_reference() {
 		fail "$prefix: $ref builds" "$(tail -n 12 "$dir/reference.build.err")"
 		return 1
 	fi
-	"$KIT/grading/run-suite" --quiet --kernel "$IMAGE" --out "$dir/reference" --lab "$lab" >/dev/null 2>&1
+	"$KIT/grading/pipeline/run-suite" --quiet --kernel "$IMAGE" --out "$dir/reference" --lab "$lab" >/dev/null 2>&1
 	tsv=$dir/reference/results.tsv
 	count=$(grep -c "^lab$lab\\." "$tsv")
 	bad=$(awk -F'\t' '$2 != "pass" { print $1 "(" $2 ")" }' "$tsv" | tr '\n' ' ')
@@ -153,7 +153,7 @@ expect_family() {
 		fail "$prefix: the $family family kernel builds" "$(tail -n 12 "$dir/$family.build.err")"
 		return 1
 	fi
-	"$KIT/grading/run-suite" --quiet --kernel "$image" --out "$dir/$family-none" --lab "$lab" >/dev/null 2>&1
+	"$KIT/grading/pipeline/run-suite" --quiet --kernel "$image" --out "$dir/$family-none" --lab "$lab" >/dev/null 2>&1
 	tsv=$dir/$family-none/results.tsv
 	bad=$(awk -F'\t' '$2 != "pass" { print $1 "(" $2 ")" }' "$tsv" | tr '\n' ' ')
 	if [ -z "$bad" ] && grep -q '^lab1\.' "$tsv" && grep -q "^lab$lab\\." "$tsv"; then
@@ -165,7 +165,7 @@ expect_family() {
 	expect_hidden_switch "$prefix: the guest (/proc/cmdline, dmesg, /sys/module) does not show bpfloop_mutant=$nr" \
 		"$image" "$nr" "$dir/$family-cmdline"
 	while read -r name tests; do
-		"$KIT/grading/run-suite" --quiet --kernel "$image" --out "$dir/$name" --lab "$lab" \
+		"$KIT/grading/pipeline/run-suite" --quiet --kernel "$image" --out "$dir/$name" --lab "$lab" \
 			--append "bpfloop_mutant=$((10#${name%%-*}))" >/dev/null 2>&1 || true
 		expect_caught "$prefix: mutant $name is caught by: $tests" "$dir/$name/results.tsv" "$tests"
 	done < <(grep -v '^#' "$m/$family.expect" | grep -v '^$')

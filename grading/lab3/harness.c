@@ -5,7 +5,7 @@
  *
  *   lab3-selftests [-v|-vv] [--only NAME[,NAME...]] [--after ID]
  *
- * grading/guest-build links this file with the student's prog_tests/bpf_loop.c
+ * grading/pipeline/guest-build links this file with the student's prog_tests/bpf_loop.c
  * and the skeleton of their progs/bpf_loop.c. The test function
  * test_bpf_loop() (and serial_test_bpf_loop(), when there is one) runs
  * once, as test_progs would run it. Each test__start_subtest() opens a

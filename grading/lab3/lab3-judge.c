@@ -5,7 +5,7 @@
  *
  *   lab3-judge --build-status FILE [--reference DIR] [--mutant NAME=DIR]...
  *
- * FILE is the selftests' build status (grading/guest-build: "verdict ok"
+ * FILE is the selftests' build status (grading/pipeline/guest-build: "verdict ok"
  * or "verdict failed" and the reason). Each DIR is a vm/qemu-run folder of
  * one run of the selftests: its status file holds the program's exit
  * status when the guest finished, its verdict file the guest's end when it

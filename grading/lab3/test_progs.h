@@ -49,7 +49,7 @@
 #include <bpf/bpf_endian.h>
 
 /* u32 and friends, which skeletons use. */
-#include "../short-types.h"
+#include "../guest/short-types.h"
 
 enum verbosity {
 	VERBOSE_NONE,

@@ -21,7 +21,7 @@
  * figures and their runs. --student holds what it said of the student's
  * pyperf600_bpf_loop and strobemeta_bpf_loop. A program's lines are read
  * from its own file only. --build-status is the status file of the
- * student's programs' build (grading/guest-build).
+ * student's programs' build (grading/pipeline/guest-build).
  * --guest-stopped says why the guest did not finish, for the reasons.
  *
  * The tests:

@@ -43,7 +43,7 @@
  * --figures prints instead one line per run with the kernel's figures and
  * the summary's, for people. --ktap prints lab 5's KTAP instead of the
  * lines above, lab5.builds first: from --build-status (the benchmark's
- * build, grading/guest-build's status file: when it failed, every other
+ * build, grading/pipeline/guest-build's status file: when it failed, every other
  * test fails as not built), with --guest-stopped's text (the guest did not
  * finish) added to each failure's reason.
  * Exit status: 0 every check passed, 1 some failed, 2 usage or I/O error.

@@ -6,7 +6,7 @@
  *   lab5-bench [-d SEC] [-w SEC] [-p NUM] [-c NUM] [-a] [-v]
  *              bpf-loop [--nr_loops N]
  *
- * grading/guest-build links this file with the student's benchs/bench_bpf_loop.c
+ * grading/pipeline/guest-build links this file with the student's benchs/bench_bpf_loop.c
  * (which defines bench_bpf_loop and bench_bpf_loop_argp, as upstream's
  * runner expects) and the skeleton of their progs/bpf_loop_bench.c. The
  * options are upstream's (bench.c): -d duration, -w warm-up, -p producer
@@ -32,7 +32,7 @@
 #include <stdarg.h>
 
 #include "bench.h"
-#include "../guest.h"
+#include "../guest/guest.h"
 
 #define MAX_SECONDS 3600
 #define NSEC_PER_SEC 1000000000L

@@ -24,7 +24,7 @@
 #include <bpf/libbpf.h>
 
 /* u32 and friends, which skeletons use. */
-#include "../short-types.h"
+#include "../guest/short-types.h"
 
 /* What the command line set: the runner's options. */
 struct env {

@@ -5,7 +5,7 @@
  *   suite-judge --seed S --plan ID,ID,... [--state FILE] BOOT...
  *
  * BOOT is a boot's folder, in order: BOOT/output is what the guest sent on
- * the result channel (grading/run-suite), BOOT/end, when it exists, is the
+ * the result channel (grading/pipeline/run-suite), BOOT/end, when it exists, is the
  * host's word on a boot that did not finish ("crashed REASON", "timeout
  * REASON", "tampered REASON", ...). PLAN is every test the run must give a
  * verdict, in the suite's order.

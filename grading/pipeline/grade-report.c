@@ -4,7 +4,7 @@
  *
  *   grade-report student [--rubric FILE] --dir DIR [--lab N] [--only ID,...] [--print]
  *	Scores one submission. Reads DIR/meta (KEY<TAB>VALUE lines: what was
- *	graded, written by grading/pipeline), DIR/stages/NAME (each stage's
+ *	graded, written by grading/pipeline/run), DIR/stages/NAME (each stage's
  *	status: verdict, reason, log) and DIR/results.tsv (ID<TAB>VERDICT
  *	<TAB>SECONDS<TAB>REASON), decides the submission's status from the
  *	stages (invalid, does-not-apply, does-not-build, timed-out or
@@ -26,7 +26,7 @@
  *	OUT/summary.md, each atomically (a temporary file renamed), warning
  *	on stderr and in summary.md about rubric lines that name no test and
  *	tests that reported results but score nothing; and OUT/index.md with
- *	OUT/scores.svg, the same class for a browser (grading/render-report
+ *	OUT/scores.svg, the same class for a browser (grading/instructor/render-report
  *	renders it).
  *
  * The points come from the test table, grading/tests.list (--tests FILE,
@@ -344,7 +344,7 @@ static void read_meta(struct student *s, const char *dir)
 
 /*
  * The submission's status, from its stages in the pipeline's order: the
- * first that did not go through decides (grading/pipeline writes them).
+ * first that did not go through decides (grading/pipeline/run writes them).
  */
 static void decide_status(const char *dir, char *status, size_t slen, char *reason, size_t rlen)
 {
@@ -1419,7 +1419,7 @@ static void write_score_plot(const char *out, const int *buckets)
 }
 
 /*
- * OUT/index.md (grading/render-report makes it OUT/index.html with pandoc)
+ * OUT/index.md (grading/instructor/render-report makes it OUT/index.html with pandoc)
  * and OUT/scores.svg: the class for a browser. The score distribution as
  * a plot, the statuses, the mean per lab, the tests most failed with their
  * commonest reasons, and a row per student (status and integrity flags

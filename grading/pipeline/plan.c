@@ -262,7 +262,7 @@ int main(int argc, char **argv)
 				printf("%d\n", k);
 		}
 	} else if (!strcmp(cmd, "header")) {
-		printf("/* Generated from grading/tests.list by grading/plan.c: do not edit. */\n");
+		printf("/* Generated from grading/tests.list by grading/pipeline/plan.c: do not edit. */\n");
 		for (k = 0; k < nr_tests; k++) {
 			const struct test *t = &tests[k];
 			const char *c;
