@@ -53,6 +53,10 @@ $(BIN)/%: kbuild/%.c | $(BIN)
 	$(CC) $(CFLAGS) -o $@ $<
 $(BIN)/%: grading/pipeline/%.c | $(BIN)
 	$(CC) $(CFLAGS) -o $@ $<
+# plan and grade-report read the test registry with one parser.
+REGISTRY := grading/pipeline/registry.c grading/pipeline/registry.h
+$(BIN)/plan $(BIN)/grade-report: $(BIN)/%: grading/pipeline/%.c $(REGISTRY) | $(BIN)
+	$(CC) $(CFLAGS) -o $@ $< grading/pipeline/registry.c
 $(BIN)/%: grading/instructor/%.c | $(BIN)
 	$(CC) $(CFLAGS) -o $@ $<
 $(BIN)/%: kernel-base/%.c | $(BIN)

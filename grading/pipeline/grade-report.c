@@ -45,9 +45,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "registry.h"
+
 #define MAX_RUBRIC	512
 #define MAX_STUDENTS	2000
-#define MAX_LABS	10
+#define MAX_LABS	REGISTRY_MAX_LABS
 #define MAX_META	64
 
 struct rubric_line {
@@ -179,22 +181,39 @@ static char *chomp(char *s)
 
 static struct rubric_line *rubric_find(const char *id);
 
+/* The test table: every test the kit has, from the registry (registry.c). */
+static void read_table(const char *path)
+{
+	static struct reg_test table[REGISTRY_MAX_TESTS];
+	char err[1200];
+	int n = registry_read(path, table, REGISTRY_MAX_TESTS, err, sizeof(err)), i;
+
+	if (n < 0)
+		fail("%s", err);
+	for (i = 0; i < n; i++) {
+		struct rubric_line *r = &rubric[nr_rubric++];
+
+		copy(r->id, sizeof(r->id), table[i].id);
+		r->lab = table[i].lab;
+		r->points = table[i].points;
+		r->in_table = true;
+		r->scored = true;
+	}
+}
+
 /*
- * The test table (TABLE: "ID LAB POINTS WHERE WHAT" lines, every test the
- * kit has), or an instructor's rubric ("ID LAB POINTS": new points for
- * the table's tests, and lines for private tests).
+ * An instructor's rubric ("ID LAB POINTS" lines): new points for the
+ * table's tests, and lines for private tests.
  */
-static void read_rubric(const char *path, bool table)
+static void read_rubric(const char *path)
 {
 	char line[1024];
 	int lineno = 0;
 	FILE *f = fopen(path, "r");
 
 	if (!f)
-		fail("cannot read %s %s: %s", table ? "the test table" : "the rubric", path,
-		     strerror(errno));
-	if (!table)
-		rubric_path = path;
+		fail("cannot read the rubric %s: %s", path, strerror(errno));
+	rubric_path = path;
 	while (fgets(line, sizeof(line), f)) {
 		struct rubric_line *r;
 		char id[96], extra[2];
@@ -207,11 +226,11 @@ static void read_rubric(const char *path, bool table)
 		if (!*p || *p == '#')
 			continue;
 		n = sscanf(p, "%95s %d %lf %1s", id, &lab, &points, extra);
-		if (n < 3 || (!table && n != 3) || lab < 0 || lab >= MAX_LABS || points < 0)
-			fail("%s:%d: expected '%s' (lab 0..%d, points >= 0), got '%s'", path, lineno,
-			     table ? "ID LAB POINTS WHERE WHAT" : "TEST_ID LAB POINTS", MAX_LABS - 1, p);
+		if (n != 3 || lab < 0 || lab >= MAX_LABS || points < 0)
+			fail("%s:%d: expected 'TEST_ID LAB POINTS' (lab 0..%d, points >= 0), got '%s'",
+			     path, lineno, MAX_LABS - 1, p);
 		r = rubric_find(id);
-		if (r && (table || r->in_rubric))
+		if (r && r->in_rubric)
 			fail("%s:%d: test %s has two lines", path, lineno, id);
 		if (r && r->lab != lab)
 			fail("%s:%d: test %s is a test of lab %d, not %d (grading/tests.list)", path,
@@ -222,15 +241,13 @@ static void read_rubric(const char *path, bool table)
 			r = &rubric[nr_rubric++];
 			copy(r->id, sizeof(r->id), id);
 			r->lab = lab;
-			r->in_table = table;
+			r->in_table = false;
 			r->scored = true;
 		}
-		r->in_rubric = !table;
+		r->in_rubric = true;
 		r->points = points;
 	}
 	fclose(f);
-	if (!nr_rubric)
-		fail("%s has no test lines", path);
 }
 
 /* --lab N and --only: which tests this score counts. */
@@ -1648,7 +1665,6 @@ static int do_class(const char *out)
 int main(int argc, char **argv)
 {
 	const char *rubric_file = NULL, *tests = NULL, *dir = NULL, *out = NULL, *only = NULL;
-	static char default_tests[4096];
 	bool print = false;
 	int i, lab = -1;
 
@@ -1676,14 +1692,9 @@ int main(int argc, char **argv)
 		else
 			goto usage;
 	}
-	if (!tests) {
-		snprintf(default_tests, sizeof(default_tests), "%s/grading/tests.list",
-			 getenv("KIT") ? getenv("KIT") : ".");
-		tests = default_tests;
-	}
-	read_rubric(tests, true);
+	read_table(registry_path(tests));
 	if (rubric_file)
-		read_rubric(rubric_file, false);
+		read_rubric(rubric_file);
 	if (!strcmp(argv[1], "student") && dir) {
 		select_scored(lab, only);
 		return do_student(dir, print);

@@ -25,25 +25,17 @@
  * Exit status: 0 done, 1 bad table or bad selection (said on stderr),
  * 2 usage.
  */
-#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_TESTS 512
-#define MAX_LABS 10
+#include "registry.h"
 
-struct test {
-	char id[96];
-	int lab;
-	double points;
-	char where[16];		/* suite, suite-own, lab3, ... */
-	char what[200];
-	bool selected;
-};
+#define MAX_LABS REGISTRY_MAX_LABS
 
-static struct test tests[MAX_TESTS];
+static struct reg_test tests[REGISTRY_MAX_TESTS];
+static bool selected[REGISTRY_MAX_TESTS];
 static int nr_tests;
 
 static void die(const char *msg, const char *arg)
@@ -52,70 +44,20 @@ static void die(const char *msg, const char *arg)
 	exit(1);
 }
 
-static bool valid_where(const char *w)
-{
-	if (!strcmp(w, "suite") || !strcmp(w, "suite-own"))
-		return true;
-	/* A host-side lab: "lab" and a number. */
-	return !strncmp(w, "lab", 3) && w[3] >= '0' && w[3] <= '9' && !w[4];
-}
-
 static void read_table(const char *path)
 {
-	char line[1024];
-	int lineno = 0;
-	FILE *f = fopen(path, "r");
+	char err[1200];
 
-	if (!f) {
-		fprintf(stderr, "plan: cannot read the test table %s: %s\n", path, strerror(errno));
+	nr_tests = registry_read(path, tests, REGISTRY_MAX_TESTS, err, sizeof(err));
+	if (nr_tests < 0) {
+		fprintf(stderr, "plan: %s\n", err);
 		exit(1);
 	}
-	while (fgets(line, sizeof(line), f)) {
-		struct test *t = &tests[nr_tests];
-		char id[96], where[16], *p = line;
-		int lab, n = 0, i;
-		double points;
-
-		lineno++;
-		p[strcspn(p, "\r\n")] = '\0';
-		p += strspn(p, " \t");
-		if (!*p || *p == '#')
-			continue;
-		if (sscanf(p, "%95s %d %lf %15s %n", id, &lab, &points, where, &n) != 4 || !n ||
-		    !p[n] || lab < 0 || lab >= MAX_LABS || points < 0 || !valid_where(where)) {
-			fprintf(stderr, "plan: %s:%d: expected 'ID LAB POINTS WHERE WHAT' (lab 0..%d, "
-				"points >= 0, WHERE suite, suite-own or labN), got '%s'\n",
-				path, lineno, MAX_LABS - 1, p);
-			exit(1);
-		}
-		if (strncmp(id, "lab", 3) || id[3] - '0' != lab || id[4] != '.') {
-			fprintf(stderr, "plan: %s:%d: the id %s does not start with lab%d.\n", path,
-				lineno, id, lab);
-			exit(1);
-		}
-		for (i = 0; i < nr_tests; i++)
-			if (!strcmp(tests[i].id, id)) {
-				fprintf(stderr, "plan: %s:%d: test %s is declared twice\n", path,
-					lineno, id);
-				exit(1);
-			}
-		if (nr_tests == MAX_TESTS)
-			die("too many tests in the table", NULL);
-		snprintf(t->id, sizeof(t->id), "%s", id);
-		t->lab = lab;
-		t->points = points;
-		snprintf(t->where, sizeof(t->where), "%s", where);
-		snprintf(t->what, sizeof(t->what), "%s", p + n);
-		nr_tests++;
-	}
-	fclose(f);
-	if (!nr_tests)
-		die("the test table declares no test: ", path);
 }
 
-static const char *where_of(const struct test *t)
+static const char *where_of(const struct reg_test *t)
 {
-	return strcmp(t->where, "suite-own") ? t->where : "suite";
+	return registry_where(t);
 }
 
 /* WORD is one of the comma-separated items of LIST. */
@@ -135,7 +77,7 @@ static bool in_list(const char *list, const char *word)
 }
 
 /* WORD is "labN" and T a test of lab N: --only lab3 names a whole lab. */
-static bool lab_named(const char *word, const struct test *t)
+static bool lab_named(const char *word, const struct reg_test *t)
 {
 	char *end;
 	long n;
@@ -146,7 +88,7 @@ static bool lab_named(const char *word, const struct test *t)
 	return !*end && n == t->lab;
 }
 
-static bool lab_in_list(const char *list, const struct test *t)
+static bool lab_in_list(const char *list, const struct reg_test *t)
 {
 	char word[16];
 
@@ -174,17 +116,17 @@ static void select_tests(int lab, const char *only, const char *where)
 		free(copy);
 	}
 	for (i = 0; i < nr_tests; i++) {
-		struct test *t = &tests[i];
+		const struct reg_test *t = &tests[i];
 		bool own = !strcmp(t->where, "suite-own");
 
 		if (only)
-			t->selected = in_list(only, t->id) || lab_in_list(only, t);
+			selected[i] = in_list(only, t->id) || lab_in_list(only, t);
 		else if (lab >= 0)
-			t->selected = t->lab <= lab && (!own || t->lab == lab);
+			selected[i] = t->lab <= lab && (!own || t->lab == lab);
 		else
-			t->selected = !own;
+			selected[i] = !own;
 		if (where && !in_list(where, where_of(t)))
-			t->selected = false;
+			selected[i] = false;
 	}
 }
 
@@ -222,29 +164,22 @@ int main(int argc, char **argv)
 			usage();
 		}
 	}
-	if (!table) {
-		const char *kit = getenv("KIT");
-		static char path[4096];
-
-		snprintf(path, sizeof(path), "%s/grading/tests.list", kit ? kit : ".");
-		table = path;
-	}
-	read_table(table);
+	read_table(registry_path(table));
 	select_tests(lab, only, where);
 
 	if (!strcmp(cmd, "list")) {
 		for (k = 0; k < nr_tests; k++)
-			if (tests[k].selected)
+			if (selected[k])
 				printf("%s\t%d\t%g\t%s\t%s\n", tests[k].id, tests[k].lab,
 				       tests[k].points, where_of(&tests[k]), tests[k].what);
 	} else if (!strcmp(cmd, "where")) {
 		for (k = 0; k < nr_tests; k++) {
 			int j;
 
-			if (!tests[k].selected)
+			if (!selected[k])
 				continue;
 			for (j = 0; j < k; j++)
-				if (tests[j].selected && !strcmp(where_of(&tests[j]), where_of(&tests[k])))
+				if (selected[j] && !strcmp(where_of(&tests[j]), where_of(&tests[k])))
 					break;
 			if (j == k)
 				printf("%s\n", where_of(&tests[k]));
@@ -264,7 +199,7 @@ int main(int argc, char **argv)
 	} else if (!strcmp(cmd, "header")) {
 		printf("/* Generated from grading/tests.list by grading/pipeline/plan.c: do not edit. */\n");
 		for (k = 0; k < nr_tests; k++) {
-			const struct test *t = &tests[k];
+			const struct reg_test *t = &tests[k];
 			const char *c;
 
 			if (strcmp(where_of(t), "suite"))
