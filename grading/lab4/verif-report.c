@@ -36,7 +36,8 @@ static struct rec recs[MAX_RECS];
 static int nr_recs;
 
 /* The figures of upstream's commit that added the bpf_loop versions
- * (real hardware): processed insns and verification time in usec. */
+ * ("selftests/bpf: measure bpf_loop verifier performance", November 2021,
+ * on its author's machine): processed insns and verification time in usec. */
 static const struct {
 	const char *unrolled, *loop;
 	long long insns_unrolled, usec_unrolled, insns_loop, usec_loop;
@@ -184,7 +185,7 @@ static int table(const char *accel, const char *kernel, const char *csv)
 	unsigned int k;
 	int i;
 
-	printf("Verifier cost, unrolled / bpf_loop (here: %s; upstream: real hardware)\n\n",
+	printf("Verifier cost, unrolled / bpf_loop (here: %s; upstream: its commit, the author's machine)\n\n",
 	       accel);
 	printf("%-12s %14s %14s   %14s %14s\n", "program", "insns here", "insns upstream",
 	       "time here", "time upstream");
@@ -214,7 +215,7 @@ static int table(const char *accel, const char *kernel, const char *csv)
 		if (!r->loaded && r->reason[0])
 			printf("    refused (errno %d): %s\n", r->err, r->reason);
 	}
-	printf("\nupstream, real hardware:\n");
+	printf("\nupstream (its commit, the author's machine):\n");
 	for (k = 0; k < NR_PAIRS; k++) {
 		printf("%-20s %6s %12s %15s\n", upstream[k].unrolled, "",
 		       seconds(upstream[k].usec_unrolled, b1, sizeof(b1)),
