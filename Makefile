@@ -202,6 +202,8 @@ $(BIN)/lab4-judge: grading/lab4/lab4-judge.c grading/lab4/scale-input.c grading/
 	$(CC) $(CFLAGS) -o $@ grading/lab4/lab4-judge.c grading/lab4/scale-input.c
 host-tools: $(BIN)/lab4-judge
 # Lab 3: the host's judge of a student's selftests' runs.
+# The labs' judges write their KTAP with the one writer, grading/pipeline/ktap.h.
+$(BIN)/lab3-judge $(BIN)/lab4-judge $(BIN)/bench-judge: grading/pipeline/ktap.h
 $(BIN)/lab3-judge: grading/lab3/lab3-judge.c | $(BIN)
 	$(CC) $(CFLAGS) -o $@ $<
 host-tools: $(BIN)/lab3-judge

@@ -24,17 +24,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../pipeline/ktap.h"
+
 #define MAX_MUTANTS 64
 
-static int number, failed_any;
+static struct ktap out;
 
 static void verdict(const char *id, const char *what, const char *why)
 {
-	printf("    # running %s: %s\n", id, what);
-	if (why)
-		printf("    # %s\n", why);
-	printf("    %s %d %s\n", why ? "not ok" : "ok", ++number, id);
-	failed_any |= why != NULL;
+	ktap_result(&out, id, what, why != NULL, why, NULL);
 }
 
 /* The first line of DIR/NAME, or "" when there is none. */
@@ -116,7 +114,7 @@ int main(int argc, char **argv)
 	if (!build)
 		goto usage;
 
-	printf("KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: lab3\n    1..%d\n", 2 + nr_mutants);
+	ktap_begin(&out, stdout, "lab3", 2 + nr_mutants);
 	f = fopen(build, "r");
 	while (f && fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
@@ -156,8 +154,7 @@ int main(int argc, char **argv)
 			verdict(id, what, NULL);
 		}
 	}
-	printf("%s 1 lab3\n", failed_any ? "not ok" : "ok");
-	return failed_any;
+	return ktap_end(&out);
 usage:
 	fprintf(stderr, "usage: lab3-judge --build-status FILE [--reference DIR] [--mutant NAME=DIR]...\n");
 	return 2;

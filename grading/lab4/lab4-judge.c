@@ -53,6 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../pipeline/ktap.h"
 #include "scale-input.h"
 
 #define SCALE_PERCENT 5
@@ -627,20 +628,12 @@ static int self_check(bool verbose)
 
 /* ---- the verdicts ---- */
 
-static FILE *ktap;
+static struct ktap out;
 static bool verbose;
-static int nr_test, failed;
 
 static void verdict(const char *id, const char *what, const char *why)
 {
-	nr_test++;
-	fprintf(ktap, "    # running %s: %s\n", id, what);
-	if (why) {
-		failed = 1;
-		fprintf(ktap, "    # %s\n    not ok %d %s\n", why, nr_test, id);
-	} else {
-		fprintf(ktap, "    ok %d %s\n", nr_test, id);
-	}
+	ktap_result(&out, id, what, why != NULL, why, NULL);
 	if (verbose)
 		fprintf(stderr, "    %-7s %s%s%s\n", why ? "fail" : "pass", id, why ? ": " : "",
 			why ? why : "");
@@ -798,6 +791,7 @@ int main(int argc, char **argv)
 {
 	const char *pristine = NULL, *student = NULL, *log = NULL, *stopped = NULL;
 	const char *self = NULL, *seed_text = NULL;
+	char inputs[4200];
 	uint64_t seed;
 	char *end;
 	size_t i;
@@ -855,14 +849,12 @@ int main(int argc, char **argv)
 	if (st)
 		return st;
 
-	ktap = stdout;
-	printf("KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: lab4\n    1..%zu\n",
-	       NR_TESTS);
-	printf("    # inputs of seed %016llx; the unrolled programs' figures and runs: %s\n",
-	       (unsigned long long)seed, pristine);
+	ktap_begin(&out, stdout, "lab4", NR_TESTS);
+	snprintf(inputs, sizeof(inputs), "inputs of seed %016llx; the unrolled programs' figures and runs: %s",
+		 (unsigned long long)seed, pristine);
+	ktap_note(&out, inputs);
 	build_verdict(log);
 	grade_program("pyperf600", &progs[0], &progs[2], stopped, seed);
 	grade_program("strobemeta", &progs[1], &progs[3], stopped, seed);
-	printf("%s 1 lab4\n", failed ? "not ok" : "ok");
-	return failed;
+	return ktap_end(&out);
 }

@@ -54,6 +54,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../pipeline/ktap.h"
 #include "summary.h"
 
 /* How far the summary's throughput may be from the kernel's count. */
@@ -416,21 +417,26 @@ static int both(int f1, long n1, const char *why1, int f2, long n2, const char *
 	return f1 || f2;
 }
 
-static int ktap, number;
+static int ktap;
+static struct ktap out;
+/* The tests, in the order the KTAP gives them. */
+static const char *const test_ids[] = {
+	"lab5.builds", "lab5.runs", "lab5.report_format", "lab5.report_agrees", "lab5.latency_falls",
+};
 static const char *stopped;
 
 static void verdict(const char *id, int failed, const char *why, int *any)
 {
+	char more[600];
+
 	*any |= failed;
 	if (!ktap) {
 		printf("%s\t%s\t%s\n", id, failed ? "fail" : "pass", why);
 		return;
 	}
-	printf("    # running %s\n", id);
-	if (failed)
-		printf("    # %s%s%s\n", why, stopped ? "; the guest did not finish: " : "",
-		       stopped ? stopped : "");
-	printf("    %s %d %s\n", failed ? "not ok" : "ok", ++number, id);
+	if (failed && stopped)
+		snprintf(more, sizeof(more), "; the guest did not finish: %s", stopped);
+	ktap_result(&out, id, NULL, failed, why, failed && stopped ? more : NULL);
 }
 
 /* lab5.builds from the build's status file; 0 when it built. */
@@ -490,15 +496,12 @@ int main(int argc, char **argv)
 	if (!file || n <= 0 || m <= 0 || warmup <= 0 || duration <= 0)
 		return usage();
 	if (ktap) {
-		printf("KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: lab5\n    1..5\n");
+		ktap_begin(&out, stdout, "lab5", sizeof(test_ids) / sizeof(test_ids[0]));
 		if (build && build_verdict(build, &any)) {
-			static const char *const rest[] = { "lab5.runs", "lab5.report_format",
-							     "lab5.report_agrees", "lab5.latency_falls" };
-
 			stopped = NULL;
-			for (i = 0; i < 4; i++)
-				verdict(rest[i], 1, "not built", &any);
-			printf("not ok 1 lab5\n");
+			for (i = 1; i < (int)(sizeof(test_ids) / sizeof(test_ids[0])); i++)
+				verdict(test_ids[i], 1, "not built", &any);
+			ktap_end(&out);
 			return 1;
 		}
 	}
@@ -550,6 +553,6 @@ int main(int argc, char **argv)
 		verdict("lab5.latency_falls", 1, tmp, &any);
 	}
 	if (ktap)
-		printf("%s 1 lab5\n", any ? "not ok" : "ok");
+		ktap_end(&out);
 	return any;
 }

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one writer of the KTAP that the host-side labs' judges print
+ * (lab3-judge, lab4-judge, bench-judge); ktap.c is its reader. One lab is
+ * the one subtest of the run:
+ *
+ *	KTAP version 1
+ *	1..1
+ *	    KTAP version 1
+ *	    # Subtest: labN
+ *	    1..PLANNED
+ *	    # running ID[: WHAT]
+ *	    # WHY			(a failed test's reason)
+ *	    ok|not ok NUMBER ID
+ *	    ...
+ *	ok|not ok 1 labN
+ *
+ * Header only: each judge is one C file.
+ */
+#ifndef BPFLOOP_KTAP_H
+#define BPFLOOP_KTAP_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct ktap {
+	FILE *f;
+	const char *lab;
+	int number;
+	bool failed;
+};
+
+static inline void ktap_begin(struct ktap *k, FILE *f, const char *lab, unsigned long planned)
+{
+	k->f = f;
+	k->lab = lab;
+	k->number = 0;
+	k->failed = false;
+	fprintf(f, "KTAP version 1\n1..1\n    KTAP version 1\n    # Subtest: %s\n    1..%lu\n",
+		lab, planned);
+}
+
+/* A diagnostic line of the subtest: "    # TEXT". */
+static inline void ktap_note(struct ktap *k, const char *text)
+{
+	fprintf(k->f, "    # %s\n", text);
+}
+
+/*
+ * Test ID's result: WHAT (or NULL) says what it checks; a failed test
+ * prints WHY and MORE (either may be NULL) before its result line.
+ */
+static inline void ktap_result(struct ktap *k, const char *id, const char *what, bool failed,
+			       const char *why, const char *more)
+{
+	fprintf(k->f, "    # running %s%s%s\n", id, what ? ": " : "", what ? what : "");
+	if (failed && (why || more))
+		fprintf(k->f, "    # %s%s\n", why ? why : "", more ? more : "");
+	fprintf(k->f, "    %s %d %s\n", failed ? "not ok" : "ok", ++k->number, id);
+	k->failed |= failed;
+}
+
+/* The run's own result line; returns whether a test failed. */
+static inline bool ktap_end(struct ktap *k)
+{
+	fprintf(k->f, "%s 1 %s\n", k->failed ? "not ok" : "ok", k->lab);
+	return k->failed;
+}
+
+#endif
