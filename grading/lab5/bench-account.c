@@ -94,7 +94,7 @@
 #include <bpf/libbpf.h>
 
 #include "guest.h"
-#include "lab5/loop_count.h"
+#include "loop_count.h"
 #include "loop_count.skel.h"
 
 #define MAX_PROGS 256
