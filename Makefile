@@ -151,8 +151,8 @@ bench-first: ## a new user's first contact: make grade, a first lab 3 grade, mak
 	@grading/instructor/bench-first
 walk: ## a student's path through labs 0-3 as the texts give it: every command run, its quoted output checked, each wait and silence timed (work/walk/walk.md)
 	@docs/walk $(if $(LABS),--labs "$(LABS)")
-bench-grade: ## measure make grade's submissions per hour here (N=6 synthetic submissions, JOBS=2, HEADERS=own, comment or same)
-	@grading/instructor/bench-grade "$(or $(N),6)" "$(or $(JOBS),2)" "$(or $(HEADERS),own)"
+bench-grade: ## measure make grade's submissions per hour here (N=6 synthetic submissions, JOBS=2, HEADERS=real, own, comment or same)
+	@grading/instructor/bench-grade "$(or $(N),6)" "$(or $(JOBS),2)" "$(or $(HEADERS),real)"
 
 grade-merge: ## one gradebook from the OUT folders of several machines: RUNS="a b" OUT=dir
 	@grading/instructor/merge-runs --out "$(OUT)" $(if $(RUBRIC),--rubric "$(RUBRIC)") $(RUNS)
