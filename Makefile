@@ -101,7 +101,8 @@ $(SUITE)/tests.h: grading/tests.list $(BIN)/plan | $(SUITE)
 $(SUITE)/bpfloop-suite: $(SUITE_TESTS) grading/suite/main.c grading/suite/kernel.c grading/guest/guest.c $(SUITE_HDRS)
 	$(CC) $(CFLAGS) -static -I$(SUITE) -Igrading/guest -o $@ $(SUITE_TESTS) grading/suite/main.c \
 		grading/suite/kernel.c grading/guest/guest.c -lbpf -lelf -lz -lzstd
-$(BIN)/suite-judge: $(SUITE_TESTS) grading/suite/judge.c grading/guest/guest.c $(SUITE_HDRS) | $(BIN)
+$(BIN)/suite-judge: $(SUITE_TESTS) grading/suite/judge.c grading/guest/guest.c $(SUITE_HDRS) \
+		grading/pipeline/ktap.h | $(BIN)
 	$(CC) $(CFLAGS) -ffunction-sections -fdata-sections -Wl,--gc-sections -I$(SUITE) -Igrading/guest \
 		-o $@ $(SUITE_TESTS) grading/suite/judge.c grading/guest/guest.c
 $(SUITE):
@@ -203,7 +204,8 @@ $(BIN)/lab4-judge: grading/lab4/lab4-judge.c grading/lab4/scale-input.c grading/
 host-tools: $(BIN)/lab4-judge
 # Lab 3: the host's judge of a student's selftests' runs.
 # The labs' judges write their KTAP with the one writer, grading/pipeline/ktap.h.
-$(BIN)/lab3-judge $(BIN)/lab4-judge $(BIN)/bench-judge: grading/pipeline/ktap.h
+# Its readers (ktap, the suite's judge) take a line's words with it.
+$(BIN)/lab3-judge $(BIN)/lab4-judge $(BIN)/bench-judge $(BIN)/ktap: grading/pipeline/ktap.h
 $(BIN)/lab3-judge: grading/lab3/lab3-judge.c | $(BIN)
 	$(CC) $(CFLAGS) -o $@ $<
 host-tools: $(BIN)/lab3-judge

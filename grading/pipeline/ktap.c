@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ktap.h"
+
 #define MAX_TESTS 512
 
 struct result {
@@ -48,24 +50,6 @@ static struct result *find(const char *id, int create)
 	return &results[nr_results++];
 }
 
-static char *skip_space(char *p)
-{
-	while (*p == ' ' || *p == '\t')
-		p++;
-	return p;
-}
-
-/* Copy a word (test id characters) from p into out. */
-static int take_id(const char *p, char *out, size_t size)
-{
-	size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-");
-
-	if (!n || n >= size)
-		return 0;
-	memcpy(out, p, n);
-	out[n] = '\0';
-	return 1;
-}
 
 static void read_file(FILE *f)
 {
@@ -73,12 +57,12 @@ static void read_file(FILE *f)
 	struct result *r;
 
 	while (fgets(line, sizeof(line), f)) {
-		char *p = skip_space(line), *rest;
+		char *p = ktap_skip_space(line), *rest;
 		int not_ok = 0;
 
 		p[strcspn(p, "\r\n")] = '\0';
 		if (!strncmp(p, "# running ", 10)) {
-			if (take_id(p + 10, id, sizeof(id)) && (r = find(id, 1))) {
+			if (ktap_take_id(p + 10, id, sizeof(id)) && (r = find(id, 1))) {
 				snprintf(running, sizeof(running), "%s", id);
 				strcpy(r->verdict, "crash");
 				r->reason[0] = '\0';
@@ -86,7 +70,7 @@ static void read_file(FILE *f)
 			continue;
 		}
 		if (!strncmp(p, "# duration ", 11)) {
-			if (take_id(p + 11, id, sizeof(id)) && (r = find(id, 0)))
+			if (ktap_take_id(p + 11, id, sizeof(id)) && (r = find(id, 0)))
 				r->seconds = strtod(p + 11 + strlen(id), NULL);
 			continue;
 		}
@@ -96,7 +80,7 @@ static void read_file(FILE *f)
 			r = running[0] ? find(running, 0) : NULL;
 			if (r && sscanf(p + 11, "%31[a-z-]", word) == 1) {
 				strcpy(r->verdict, strcmp(word, "timeout") ? "crash" : "timeout");
-				snprintf(r->reason, sizeof(r->reason), "%s", skip_space(p + 11));
+				snprintf(r->reason, sizeof(r->reason), "%s", ktap_skip_space(p + 11));
 			}
 			running[0] = '\0';
 			continue;
@@ -104,7 +88,7 @@ static void read_file(FILE *f)
 		if (p[0] == '#' && running[0]) {
 			r = find(running, 0);
 			if (r && !r->reason[0])
-				snprintf(r->reason, sizeof(r->reason), "%s", skip_space(p + 1));
+				snprintf(r->reason, sizeof(r->reason), "%s", ktap_skip_space(p + 1));
 			continue;
 		}
 		if (!strncmp(p, "not ok ", 7)) {
@@ -118,11 +102,11 @@ static void read_file(FILE *f)
 		strtol(p, &rest, 10);
 		if (rest == p)
 			continue;
-		rest = skip_space(rest);
+		rest = ktap_skip_space(rest);
 		if (rest[0] == '-' && rest[1] == ' ')
-			rest = skip_space(rest + 1);
+			rest = ktap_skip_space(rest + 1);
 		/* Only tests ("lab1.name"), not the per-lab summary lines. */
-		if (!take_id(rest, id, sizeof(id)) || !strchr(id, '.'))
+		if (!ktap_take_id(rest, id, sizeof(id)) || !strchr(id, '.'))
 			continue;
 		r = find(id, 1);
 		if (!r)
@@ -130,7 +114,7 @@ static void read_file(FILE *f)
 		rest += strlen(id);
 		if (!not_ok && strstr(rest, "# SKIP")) {
 			strcpy(r->verdict, "skip");
-			snprintf(r->reason, sizeof(r->reason), "%s", skip_space(strstr(rest, "# SKIP") + 6));
+			snprintf(r->reason, sizeof(r->reason), "%s", ktap_skip_space(strstr(rest, "# SKIP") + 6));
 		} else {
 			strcpy(r->verdict, not_ok ? "fail" : "pass");
 			if (!not_ok)

@@ -15,13 +15,16 @@
  *	    ...
  *	ok|not ok 1 labN
  *
- * Header only: each judge is one C file.
+ * The readers (ktap.c, suite/judge.c) take a line's words with
+ * ktap_skip_space() and ktap_take_id(). Header only: each judge is one C
+ * file.
  */
 #ifndef BPFLOOP_KTAP_H
 #define BPFLOOP_KTAP_H
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 struct ktap {
 	FILE *f;
@@ -65,6 +68,26 @@ static inline bool ktap_end(struct ktap *k)
 {
 	fprintf(k->f, "%s 1 %s\n", k->failed ? "not ok" : "ok", k->lab);
 	return k->failed;
+}
+
+/* P past its spaces and tabs. */
+static inline char *ktap_skip_space(char *p)
+{
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return p;
+}
+
+/* The test id at P (letters, digits, '.', '_', '-') into OUT of SIZE bytes. */
+static inline bool ktap_take_id(const char *p, char *out, size_t size)
+{
+	size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-");
+
+	if (!n || n >= size)
+		return false;
+	memcpy(out, p, n);
+	out[n] = '\0';
+	return true;
 }
 
 #endif

@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../pipeline/ktap.h"
 #include "guest.h"
 #include "suite.h"
 
@@ -99,24 +100,6 @@ static void set(struct result *r, const char *verdict, const char *reason)
 	snprintf(r->reason, sizeof(r->reason), "%s", reason ? reason : "");
 }
 
-static char *skip_space(char *p)
-{
-	while (*p == ' ' || *p == '\t')
-		p++;
-	return p;
-}
-
-/* The test id at p (letters, digits, '.', '_', '-'), copied to out. */
-static bool take_id(const char *p, char *out, size_t size)
-{
-	size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-");
-
-	if (!n || n >= size)
-		return false;
-	memcpy(out, p, n);
-	out[n] = '\0';
-	return true;
-}
 
 static void start(const char *id)
 {
@@ -177,12 +160,12 @@ static void read_output(FILE *f)
 	char line[4096], id[96];
 
 	while (fgets(line, sizeof(line), f) && !tampered[0]) {
-		char *p = skip_space(line), *rest;
+		char *p = ktap_skip_space(line), *rest;
 		bool not_ok = false;
 
 		p[strcspn(p, "\r\n")] = '\0';
 		if (!strncmp(p, "# running ", 10)) {
-			if (take_id(p + 10, id, sizeof(id)))
+			if (ktap_take_id(p + 10, id, sizeof(id)))
 				start(id);
 			continue;
 		}
@@ -206,7 +189,7 @@ static void read_output(FILE *f)
 			continue;
 		}
 		if (!strncmp(p, "# duration ", 11)) {
-			if (take_id(p + 11, id, sizeof(id)) && running >= 0 &&
+			if (ktap_take_id(p + 11, id, sizeof(id)) && running >= 0 &&
 			    !strcmp(plan[running].test->id, id))
 				plan[running].seconds = strtod(p + 11 + strlen(id), NULL);
 			continue;
@@ -227,9 +210,9 @@ static void read_output(FILE *f)
 		strtol(p, &rest, 10);
 		if (rest == p)
 			continue;
-		rest = skip_space(rest);
+		rest = ktap_skip_space(rest);
 		/* Tests have a dot ("lab1.name"); a lab's summary line does not. */
-		if (!take_id(rest, id, sizeof(id)) || !strchr(id, '.'))
+		if (!ktap_take_id(rest, id, sizeof(id)) || !strchr(id, '.'))
 			continue;
 		finish(id, !not_ok, strstr(rest, "# SKIP") != NULL);
 	}
