@@ -53,10 +53,15 @@ $(BIN)/%: kbuild/%.c | $(BIN)
 	$(CC) $(CFLAGS) -o $@ $<
 $(BIN)/%: grading/pipeline/%.c | $(BIN)
 	$(CC) $(CFLAGS) -o $@ $<
-# plan and grade-report read the test registry with one parser.
+# plan and grade-report read the test registry with one parser;
+# grade-report's outputs are the writers of grading/pipeline/report/, every
+# .c there (a new output is a new file).
 REGISTRY := grading/pipeline/registry.c grading/pipeline/registry.h
-$(BIN)/plan $(BIN)/grade-report: $(BIN)/%: grading/pipeline/%.c $(REGISTRY) | $(BIN)
+REPORT := $(wildcard grading/pipeline/report/*.c) grading/pipeline/report/report.h
+$(BIN)/plan: grading/pipeline/plan.c $(REGISTRY) | $(BIN)
 	$(CC) $(CFLAGS) -o $@ $< grading/pipeline/registry.c
+$(BIN)/grade-report: grading/pipeline/grade-report.c $(REGISTRY) $(REPORT) | $(BIN)
+	$(CC) $(CFLAGS) -o $@ $< grading/pipeline/registry.c $(filter %.c,$(REPORT))
 $(BIN)/%: grading/instructor/%.c | $(BIN)
 	$(CC) $(CFLAGS) -o $@ $<
 $(BIN)/%: kernel-base/%.c | $(BIN)

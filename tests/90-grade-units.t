@@ -264,3 +264,57 @@ printf 'lab1.a one 2\n' >"$T/bad-rubric"
 expect_status "grade-report: a rubric line that is not 'ID LAB POINTS' is refused" 1 "$report" class "${R[@]}" --rubric "$T/bad-rubric" --out "$T/class"
 printf 'lab1.a 2 2\n' >"$T/bad-rubric"
 expect_status "grade-report: a rubric line that puts a kit test in another lab is refused" 1 "$report" class "${R[@]}" --rubric "$T/bad-rubric" --out "$T/class"
+
+# Adding an output is one new file in grading/pipeline/report/: a copy of
+# the kit gains a writer of its own (a roll of names and totals); its make
+# builds it into grade-report, which writes it beside the others, and the
+# others are what the kit's own grade-report writes.
+K=$T/kit-out
+rm -rf "$K" "$T/out-work" "$T/class-out" "$T/class-kit"
+mkdir -p "$K"
+(cd "$KIT" && git ls-files -z | while IFS= read -r -d '' f; do [ ! -e "$f" ] || printf '%s\0' "$f"; done |
+	tar --null -T - -cf -) | tar -xf - -C "$K"
+git -C "$K" init -q && kit_git -C "$K" add -A && kit_git -C "$K" commit -q -m kit
+cat >"$K/grading/pipeline/report/roll.c" <<'EOC'
+// SPDX-License-Identifier: GPL-2.0
+/* grade-report: roll.txt, a student and their total a line. */
+#include <stdio.h>
+
+#include "report.h"
+
+static void write_roll(const char *out, const char **warnings, int nr_warnings)
+{
+	char tmp[4200];
+	FILE *f = open_tmp(out, "roll.txt", tmp, sizeof(tmp));
+	int i;
+
+	(void)warnings;
+	(void)nr_warnings;
+	for (i = 0; i < nr_students; i++) {
+		write_text(f, students[i]->name, plain_ascii);
+		fprintf(f, " %g\n", students[i]->total);
+	}
+	commit_tmp(f, tmp, out, "roll.txt");
+}
+REPORT_WRITER("roll.txt", write_roll)
+EOC
+[ "$(git -C "$K" status --porcelain)" = "?? grading/pipeline/report/roll.c" ] &&
+	pass "add an output: the change is one new file" ||
+	fail "add an output: the change is one new file" "$(git -C "$K" status --porcelain)"
+check "add an output: the copy's make builds it into grade-report" \
+	make -s -C "$K" WORK="$T/out-work" "$T/out-work/bin/grade-report"
+cp -a "$T/class" "$T/class-out"
+cp -a "$T/class" "$T/class-kit"
+check "add an output: the class is written with it" "$T/out-work/bin/grade-report" class "${R[@]}" --out "$T/class-out"
+want=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "total") t = i; next } { print $1, $t }' \
+	"$T/class-out/gradebook.csv" | sort)
+[ -s "$T/class-out/roll.txt" ] && [ "$(sort "$T/class-out/roll.txt")" = "$want" ] &&
+	pass "add an output: roll.txt holds each student's name and total" ||
+	fail "add an output: roll.txt holds each student's name and total" "$(cat "$T/class-out/roll.txt" 2>&1) / want: $want"
+"$report" class "${R[@]}" --out "$T/class-kit" >/dev/null 2>&1
+same=1
+for o in gradebook.csv results.json junit.xml summary.md index.md scores.svg; do
+	cmp -s "$T/class-kit/$o" "$T/class-out/$o" || same=0
+done
+[ "$same" = 1 ] && pass "add an output: the other outputs are the kit's own grade-report's" ||
+	fail "add an output: the other outputs are the kit's own grade-report's"

@@ -46,27 +46,13 @@
 #include <unistd.h>
 
 #include "registry.h"
+#include "report/report.h"
 
-#define MAX_RUBRIC	512
-#define MAX_STUDENTS	2000
-#define MAX_LABS	REGISTRY_MAX_LABS
-#define MAX_META	64
+struct rubric_line rubric[MAX_RUBRIC];
+int nr_rubric;
+const char *rubric_path;
 
-struct rubric_line {
-	char id[96];
-	int lab;
-	double points;
-	bool in_table;		/* a test of grading/tests.list */
-	bool in_rubric;		/* the instructor's rubric has a line for it */
-	bool scored;		/* counted in this score (--lab, --only) */
-	bool seen;
-};
-
-static struct rubric_line rubric[MAX_RUBRIC];
-static int nr_rubric;
-static const char *rubric_path;
-
-static void fail(const char *fmt, ...)
+void fail(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -79,7 +65,7 @@ static void fail(const char *fmt, ...)
 }
 
 /* Copies SRC into DST of SIZE bytes, cut short if need be. */
-static void copy(char *dst, size_t size, const char *src)
+void copy(char *dst, size_t size, const char *src)
 {
 	size_t n = strlen(src);
 
@@ -93,7 +79,7 @@ static void copy(char *dst, size_t size, const char *src)
  * The length of the UTF-8 character at P (1 to 4), or 0 when the bytes
  * there are not one.
  */
-static int utf8_len(const unsigned char *p)
+int utf8_len(const unsigned char *p)
 {
 	int len, k;
 
@@ -120,7 +106,7 @@ static int utf8_len(const unsigned char *p)
  * JSON, XML) gets a byte it would read as anything but text. Each writer
  * then escapes what its format gives a meaning to.
  */
-static void plain(char *s)
+void plain(char *s)
 {
 	unsigned char *p = (unsigned char *)s;
 
@@ -141,7 +127,7 @@ static void plain(char *s)
  * '?', other characters beyond ASCII as they are, and each ASCII byte as
  * the format's ASCII writer says (its escaping).
  */
-static void write_text(FILE *f, const char *s, void (*ascii)(FILE *f, unsigned char c))
+void write_text(FILE *f, const char *s, void (*ascii)(FILE *f, unsigned char c))
 {
 	const unsigned char *p = (const unsigned char *)s;
 
@@ -161,25 +147,24 @@ static void write_text(FILE *f, const char *s, void (*ascii)(FILE *f, unsigned c
 }
 
 /* ASCII as itself, a control character as a space. */
-static void plain_ascii(FILE *f, unsigned char c)
+void plain_ascii(FILE *f, unsigned char c)
 {
 	fputc(c < 0x20 || c == 0x7f ? ' ' : c, f);
 }
 
 /* copy() of text from a student, made plain. */
-static void copy_text(char *dst, size_t size, const char *src)
+void copy_text(char *dst, size_t size, const char *src)
 {
 	copy(dst, size, src);
 	plain(dst);
 }
 
-static char *chomp(char *s)
+char *chomp(char *s)
 {
 	s[strcspn(s, "\r\n")] = '\0';
 	return s;
 }
 
-static struct rubric_line *rubric_find(const char *id);
 
 /* The test table: every test the kit has, from the registry (registry.c). */
 static void read_table(const char *path)
@@ -278,7 +263,7 @@ static void select_scored(int lab, const char *only)
 	}
 }
 
-static struct rubric_line *rubric_find(const char *id)
+struct rubric_line *rubric_find(const char *id)
 {
 	int i;
 
@@ -288,28 +273,7 @@ static struct rubric_line *rubric_find(const char *id)
 	return NULL;
 }
 
-/* ---- one student ---- */
-
-struct score {
-	char id[96];
-	int lab;
-	char verdict[16];
-	double points, max, seconds;
-	char reason[400];
-	bool private_test;	/* the instructor's: its reason stays out of feedback */
-};
-
-struct student {
-	char name[80];
-	char meta_keys[MAX_META][24];
-	char meta_vals[MAX_META][400];
-	int nr_meta;
-	struct score *scores;
-	int nr_scores;
-	double lab_points[MAX_LABS], lab_max[MAX_LABS], total, max;
-};
-
-static const char *meta(const struct student *s, const char *key)
+const char *meta(const struct student *s, const char *key)
 {
 	int i;
 
@@ -403,7 +367,7 @@ static struct score *add_score(struct student *s)
 	return &s->scores[s->nr_scores++];
 }
 
-static struct score *score_find(struct student *s, const char *id)
+struct score *score_find(struct student *s, const char *id)
 {
 	int i;
 
@@ -436,7 +400,7 @@ static void tally(struct student *s)
  * A reason for the student's eyes: the grader's own folders (the kit, the
  * work folder, the student's folder in OUT) taken out of the paths in it.
  */
-static void scrub(char *reason, size_t size, const char *dir)
+void scrub(char *reason, size_t size, const char *dir)
 {
 	const char *prefixes[4];
 	char partial[4200], out[1024];
@@ -467,211 +431,6 @@ static void scrub(char *reason, size_t size, const char *dir)
 			copy(reason, size, out);
 		}
 	}
-}
-
-/*
- * Text into Markdown that pandoc reads as text, whatever it holds (a
- * reason may carry a kernel's console line): every ASCII punctuation
- * character escaped, control characters and invalid UTF-8 as spaces and
- * '?', so that nothing in it becomes markup or breaks the page.
- */
-static void md_ascii(FILE *f, unsigned char c)
-{
-	if (c >= 0x20 && c != 0x7f && strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", c))
-		fprintf(f, "\\%c", c);
-	else
-		plain_ascii(f, c);
-}
-
-static void md_text(FILE *f, const char *s)
-{
-	write_text(f, s, md_ascii);
-}
-
-static void repeat(FILE *f, int c, int n)
-{
-	while (n-- > 0)
-		fputc(c, f);
-}
-
-/* The longest run of backticks in S. */
-static int backtick_run(const char *s)
-{
-	int run = 0, longest = 0;
-
-	for (; *s; s++) {
-		run = *s == '`' ? run + 1 : 0;
-		if (run > longest)
-			longest = run;
-	}
-	return longest;
-}
-
-/*
- * Text as a Markdown code span that nothing inside can close: its fence
- * is one backtick longer than the longest run in the text, a space pads a
- * text that starts or ends with one, and what follows the span is always
- * the kit's (so no {...} attribute can be attached to it). Control
- * characters and invalid UTF-8 become spaces and '?'. Used where a person
- * reads the .md as it is (feedback.md): the text stays as it was.
- */
-static void md_code(FILE *f, const char *s)
-{
-	int fence = backtick_run(s) + 1;
-	bool pad = s[0] == '`' || (s[0] && s[strlen(s) - 1] == '`');
-
-	if (!s[0]) {
-		fputs("(none)", f);
-		return;
-	}
-	repeat(f, '`', fence);
-	if (pad)
-		fputc(' ', f);
-	write_text(f, s, plain_ascii);
-	if (pad)
-		fputc(' ', f);
-	repeat(f, '`', fence);
-}
-
-static void write_feedback(struct student *s, const char *dir)
-{
-	char path[4096], final[4096], tmp[4200], line[1024], reason[400];
-	bool any = false;
-	FILE *f, *e;
-	int i, j, lab;
-
-	snprintf(final, sizeof(final), "%s/feedback.md", dir);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", final);
-	f = fopen(tmp, "w");
-	if (!f)
-		fail("cannot write %s: %s", tmp, strerror(errno));
-	/* Every text that came from the student, or from their kernel or
-	 * build, goes out through md_text or md_code (or, for the compiler's
-	 * lines, a code block that nothing inside can close). */
-	fprintf(f, "# Feedback for ");
-	md_text(f, s->name);
-	fprintf(f, "\n\nScore: **%g of %g**. Status: ", s->total, s->max);
-	md_text(f, meta(s, "status"));
-	fprintf(f, ".\n\n");
-	if (strcmp(meta(s, "status"), "graded")) {
-		copy_text(reason, sizeof(reason), meta(s, "reason"));
-		scrub(reason, sizeof(reason), dir);
-		fprintf(f, "Why: ");
-		md_code(f, reason);
-		fprintf(f, "\n\n");
-	}
-	snprintf(path, sizeof(path), "%s/error.txt", dir);
-	e = fopen(path, "r");
-	if (e) {
-		int fence = 3, n;
-
-		while (fgets(line, sizeof(line), e))
-			if ((n = backtick_run(line) + 1) > fence)
-				fence = n;
-		rewind(e);
-		fprintf(f, "The first error:\n\n");
-		repeat(f, '`', fence);
-		fputc('\n', f);
-		while (fgets(line, sizeof(line), e)) {
-			chomp(line);
-			plain(line);
-			scrub(line, sizeof(line), dir);
-			fprintf(f, "%s\n", line);
-		}
-		repeat(f, '`', fence);
-		fprintf(f, "\n\n");
-		fclose(e);
-	}
-	fprintf(f, "| Lab | Points |\n|---|---|\n");
-	for (lab = 0; lab < MAX_LABS; lab++)
-		if (s->lab_max[lab] > 0)
-			fprintf(f, "| %d | %g of %g |\n", lab, s->lab_points[lab], s->lab_max[lab]);
-	fprintf(f, "\n");
-	for (i = 0; i < s->nr_meta; i++)
-		if (!strcmp(s->meta_keys[i], "ignored")) {
-			if (!any)
-				fprintf(f, "## Not graded: files outside what a submission may change\n\n");
-			any = true;
-			fprintf(f, "- ");
-			md_code(f, s->meta_vals[i]);
-			fprintf(f, "\n");
-		}
-	if (any)
-		fprintf(f, "\n");
-	any = false;
-	for (lab = -1; lab < MAX_LABS; lab++) {
-		int failed = 0, scored = 0, first = -1;
-
-		for (i = 0; i < s->nr_scores; i++) {
-			struct score *c = &s->scores[i];
-
-			if (c->lab != lab || c->max == 0)
-				continue;
-			scored++;
-			if (strcmp(c->verdict, "pass")) {
-				failed++;
-				if (first < 0)
-					first = i;
-			}
-		}
-		if (!failed)
-			continue;
-		if (!any)
-			fprintf(f, "## What did not pass\n\n");
-		any = true;
-		/* A lab with no test passed: said once, with its first reason. */
-		if (lab >= 1 && failed == scored && scored > 2 && strcmp(meta(s, "status"), "graded") == 0) {
-			struct score *c = &s->scores[first];
-
-			copy(reason, sizeof(reason), c->reason);
-			scrub(reason, sizeof(reason), dir);
-			fprintf(f, "- Lab %d: none of its %d tests passed (if you did not hand in lab %d, "
-				"that is why). The first, ", lab, scored, lab);
-			md_code(f, c->id);
-			fprintf(f, " (");
-			md_text(f, c->verdict);
-			fprintf(f, "): ");
-			if (reason[0])
-				md_code(f, reason);
-			else
-				fprintf(f, "no reason was reported");
-			fprintf(f, "\n");
-			fprintf(f, "  Reproduce on your lab branch: `make check N=%d`\n", lab);
-			continue;
-		}
-		for (j = 0; j < s->nr_scores; j++) {
-			struct score *c = &s->scores[j];
-
-			if (c->lab != lab || c->max == 0 || !strcmp(c->verdict, "pass"))
-				continue;
-			fprintf(f, "- ");
-			md_code(f, c->id);
-			fprintf(f, " (");
-			md_text(f, c->verdict);
-			fprintf(f, ", %g of %g points): ", c->points, c->max);
-			if (c->private_test) {
-				fprintf(f, "one of your instructor's own tests; ask them about it\n");
-				continue;
-			}
-			copy(reason, sizeof(reason), c->reason);
-			scrub(reason, sizeof(reason), dir);
-			if (reason[0])
-				md_code(f, reason);
-			else
-				fprintf(f, "no reason was reported");
-			fprintf(f, "\n");
-			if (!strcmp(c->verdict, "not-run") || c->lab < 0)
-				continue;
-			fprintf(f, "  Reproduce on your lab branch: `make check N=%d ONLY=%s`\n", c->lab,
-				c->id);
-		}
-	}
-	if (!any)
-		fprintf(f, "Every scored test passed.\n");
-	fprintf(f, "\nLogs next to this file: build.log (the kernel build), console.log (the guest's "
-		"console), results.ktap (the tests' own output).\n");
-	if (fclose(f) || rename(tmp, final))
-		fail("cannot write %s: %s", final, strerror(errno));
 }
 
 static void read_scores(struct student *s, const char *dir)
@@ -884,8 +643,8 @@ static int do_student(const char *dir, bool print)
 
 /* ---- the class ---- */
 
-static struct student *students[MAX_STUDENTS];
-static int nr_students;
+struct student *students[MAX_STUDENTS];
+int nr_students;
 
 static int cmp_student(const void *a, const void *b)
 {
@@ -929,690 +688,7 @@ static void read_class(const char *out)
 	qsort(students, nr_students, sizeof(students[0]), cmp_student);
 }
 
-static bool lab_used[MAX_LABS];
-
-/*
- * One CSV cell. A cell that a spreadsheet would read as a formula (its
- * first character one of = + - @, a tab or a carriage return: OWASP's CSV
- * injection list) gets a leading ' and quotes, and so does a cell with a
- * comma, a quote or a line break; quotes are doubled.
- */
-static void csv_field(FILE *f, const char *s)
-{
-	bool formula = s[0] && strchr("=+-@\t\r", s[0]);
-
-	if (!formula && !strpbrk(s, ",;\"\n\r")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	if (formula)
-		fputc('\'', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-/* A JSON string: valid UTF-8 whatever S holds, and with < > & escaped so
- * that it stays text even inside a page. */
-static void json_ascii(FILE *f, unsigned char c)
-{
-	if (c == '"' || c == '\\')
-		fprintf(f, "\\%c", c);
-	else if (c == '\n')
-		fputs("\\n", f);
-	else if (c == '\t')
-		fputs("\\t", f);
-	else if (c < 0x20 || c == 0x7f || strchr("<>&", c))
-		fprintf(f, "\\u%04x", c);
-	else
-		fputc(c, f);
-}
-
-static void json_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	write_text(f, s, json_ascii);
-	fputc('"', f);
-}
-
-/* XML character data or an attribute's value: markup characters as
- * references, control characters as spaces, bytes that are not UTF-8 as
- * '?' (XML allows neither). */
-static void xml_ascii(FILE *f, unsigned char c)
-{
-	if (c == '&')
-		fputs("&amp;", f);
-	else if (c == '<')
-		fputs("&lt;", f);
-	else if (c == '>')
-		fputs("&gt;", f);
-	else if (c == '"')
-		fputs("&quot;", f);
-	else if (c == '\'')
-		fputs("&apos;", f);
-	else
-		plain_ascii(f, c);
-}
-
-static void xml_text(FILE *f, const char *s)
-{
-	write_text(f, s, xml_ascii);
-}
-
-static FILE *open_tmp(const char *out, const char *name, char *tmp, size_t len)
-{
-	FILE *f;
-
-	snprintf(tmp, len, "%s/.%s.tmp", out, name);
-	f = fopen(tmp, "w");
-	if (!f)
-		fail("cannot write %s: %s", tmp, strerror(errno));
-	return f;
-}
-
-static void commit_tmp(FILE *f, const char *tmp, const char *out, const char *name)
-{
-	char path[4096];
-
-	snprintf(path, sizeof(path), "%s/%s", out, name);
-	if (fflush(f) || fsync(fileno(f)) || fclose(f) || rename(tmp, path))
-		fail("cannot write %s: %s", path, strerror(errno));
-}
-
-static void write_gradebook(const char *out)
-{
-	char tmp[4200];
-	FILE *f = open_tmp(out, "gradebook.csv", tmp, sizeof(tmp));
-	int i, lab;
-
-	fprintf(f, "student");
-	for (lab = 0; lab < MAX_LABS; lab++)
-		if (lab_used[lab])
-			fprintf(f, ",lab%d", lab);
-	fprintf(f, ",total,max,status,flags\n");
-	for (i = 0; i < nr_students; i++) {
-		struct student *s = students[i];
-
-		csv_field(f, s->name);
-		for (lab = 0; lab < MAX_LABS; lab++)
-			if (lab_used[lab])
-				fprintf(f, ",%g", s->lab_points[lab]);
-		fprintf(f, ",%g,%g,", s->total, s->max);
-		csv_field(f, meta(s, "status"));
-		fputc(',', f);
-		csv_field(f, meta(s, "flags"));
-		fputc('\n', f);
-	}
-	commit_tmp(f, tmp, out, "gradebook.csv");
-}
-
-static const char *const meta_in_json[] = {
-	"folder", "status", "reason", "flags", "format", "submission", "commit", "kernel", "base",
-	"kit", "config", "accel", "seed", "seconds", "time", NULL,
-};
-
-static void write_json(const char *out)
-{
-	static const char *const logs[] = {
-		"build", "build.log", "console", "console.log", "ktap", "results.ktap",
-		"feedback", "feedback.md", NULL,
-	};
-	char tmp[4200];
-	FILE *f = open_tmp(out, "results.json", tmp, sizeof(tmp));
-	int i, j, k, lab;
-
-	fprintf(f, "{\n  \"rubric\": ");
-	json_string(f, rubric_path ? rubric_path : "grading/tests.list");
-	fprintf(f, ",\n  \"students\": [");
-	for (i = 0; i < nr_students; i++) {
-		struct student *s = students[i];
-		bool first = true;
-
-		fprintf(f, "%s\n    {\n      \"student\": ", i ? "," : "");
-		json_string(f, s->name);
-		for (k = 0; meta_in_json[k]; k++) {
-			fprintf(f, ",\n      ");
-			json_string(f, meta_in_json[k]);
-			fprintf(f, ": ");
-			json_string(f, meta(s, meta_in_json[k]));
-		}
-		fprintf(f, ",\n      \"ignored\": [");
-		for (j = 0; j < s->nr_meta; j++)
-			if (!strcmp(s->meta_keys[j], "ignored")) {
-				fprintf(f, "%s", first ? "" : ", ");
-				json_string(f, s->meta_vals[j]);
-				first = false;
-			}
-		fprintf(f, "],\n      \"flagged_lines\": [");
-		first = true;
-		for (j = 0; j < s->nr_meta; j++)
-			if (!strcmp(s->meta_keys[j], "flag")) {
-				fprintf(f, "%s", first ? "" : ", ");
-				json_string(f, s->meta_vals[j]);
-				first = false;
-			}
-		fprintf(f, "],\n      \"total\": %g, \"max\": %g,\n      \"labs\": {", s->total, s->max);
-		first = true;
-		for (lab = 0; lab < MAX_LABS; lab++)
-			if (lab_used[lab]) {
-				fprintf(f, "%s\"%d\": %g", first ? "" : ", ", lab, s->lab_points[lab]);
-				first = false;
-			}
-		fprintf(f, "},\n      \"logs\": {");
-		for (k = 0; logs[k]; k += 2) {
-			char log[200];
-
-			snprintf(log, sizeof(log), "students/%s/%s", s->name, logs[k + 1]);
-			fprintf(f, "%s\"%s\": ", k ? ", " : "", logs[k]);
-			json_string(f, log);
-		}
-		fprintf(f, "},\n      \"tests\": [");
-		for (j = 0; j < s->nr_scores; j++) {
-			struct score *c = &s->scores[j];
-
-			fprintf(f, "%s\n        {\"id\": ", j ? "," : "");
-			json_string(f, c->id);
-			fprintf(f, ", \"lab\": %d, \"verdict\": ", c->lab);
-			json_string(f, c->verdict);
-			fprintf(f, ", \"points\": %g, \"max\": %g, \"seconds\": %.2f, \"reason\": ",
-				c->points, c->max, c->seconds);
-			json_string(f, c->reason);
-			fprintf(f, "}");
-		}
-		fprintf(f, "\n      ]\n    }");
-	}
-	fprintf(f, "\n  ]\n}\n");
-	commit_tmp(f, tmp, out, "results.json");
-}
-
-static void write_junit(const char *out)
-{
-	char tmp[4200];
-	FILE *f = open_tmp(out, "junit.xml", tmp, sizeof(tmp));
-	int i, j;
-
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"bpfloop-lab\">\n");
-	for (i = 0; i < nr_students; i++) {
-		struct student *s = students[i];
-		int failures = 0, errors = 0, skipped = 0, tests = 0;
-		double time = 0;
-
-		for (j = 0; j < s->nr_scores; j++) {
-			const char *v = s->scores[j].verdict;
-
-			tests++;
-			time += s->scores[j].seconds;
-			if (!strcmp(v, "fail") || !strcmp(v, "missing"))
-				failures++;
-			else if (!strcmp(v, "skip") || !strcmp(v, "not-run"))
-				skipped++;
-			else if (strcmp(v, "pass"))
-				errors++;
-		}
-		fprintf(f, "  <testsuite name=\"");
-		xml_text(f, s->name);
-		fprintf(f, "\" tests=\"%d\" failures=\"%d\" errors=\"%d\" skipped=\"%d\" time=\"%.2f\">\n",
-			tests, failures, errors, skipped, time);
-		fprintf(f, "    <properties><property name=\"status\" value=\"");
-		xml_text(f, meta(s, "status"));
-		fprintf(f, "\"/><property name=\"score\" value=\"%g of %g\"/></properties>\n",
-			s->total, s->max);
-		for (j = 0; j < s->nr_scores; j++) {
-			struct score *c = &s->scores[j];
-			const char *v = c->verdict;
-
-			fprintf(f, "    <testcase classname=\"");
-			xml_text(f, s->name);
-			fprintf(f, ".lab%d\" name=\"", c->lab);
-			xml_text(f, c->id);
-			fprintf(f, "\" time=\"%.2f\"", c->seconds);
-			if (!strcmp(v, "pass")) {
-				fprintf(f, "/>\n");
-				continue;
-			}
-			fprintf(f, ">");
-			if (!strcmp(v, "fail") || !strcmp(v, "missing"))
-				fprintf(f, "<failure type=\"%s\" message=\"", v);
-			else if (!strcmp(v, "skip") || !strcmp(v, "not-run"))
-				fprintf(f, "<skipped message=\"");
-			else
-				fprintf(f, "<error type=\"%s\" message=\"", v);
-			xml_text(f, c->reason);
-			fprintf(f, "\"/></testcase>\n");
-		}
-		fprintf(f, "  </testsuite>\n");
-	}
-	fprintf(f, "</testsuites>\n");
-	commit_tmp(f, tmp, out, "junit.xml");
-}
-
-struct count {
-	char key[400];
-	int n;
-};
-
-static void count_add(struct count *c, int *nr, int cap, const char *key)
-{
-	int i;
-
-	for (i = 0; i < *nr; i++)
-		if (!strcmp(c[i].key, key)) {
-			c[i].n++;
-			return;
-		}
-	if (*nr < cap) {
-		copy(c[*nr].key, sizeof(c[0].key), key);
-		c[(*nr)++].n = 1;
-	}
-}
-
-static int cmp_count(const void *a, const void *b)
-{
-	const struct count *x = a, *y = b;
-
-	return x->n != y->n ? y->n - x->n : strcmp(x->key, y->key);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* A reason without the numbers that differ between students. */
-static void reason_class(const char *in, char *out, size_t len)
-{
-	size_t n = 0;
-
-	while (*in && n + 1 < len) {
-		if (*in >= '0' && *in <= '9') {
-			/* A number, decimal or hex (an address): one N. */
-			while ((*in >= '0' && *in <= '9') || (*in >= 'a' && *in <= 'f') || *in == 'x')
-				in++;
-			out[n++] = 'N';
-			continue;
-		}
-		/* Runs of spaces as one (the console pads its timestamps). */
-		if (*in == ' ' && n && out[n - 1] == ' ') {
-			in++;
-			continue;
-		}
-		out[n++] = *in++;
-	}
-	out[n] = '\0';
-}
-
-static void write_summary(const char *out, const char **warnings, int nr_warnings)
-{
-	static struct count failed[MAX_RUBRIC * 2], reasons[1024], statuses[32];
-	int nr_failed = 0, nr_reasons = 0, nr_statuses = 0, i, j, lab, b;
-	double *pct = calloc(nr_students + 1, sizeof(double)), mean = 0;
-	char tmp[4200], cls[400];
-	int buckets[11] = { 0 };
-	FILE *f = open_tmp(out, "summary.md", tmp, sizeof(tmp));
-
-	fprintf(f, "# The class at a glance\n\n");
-	fprintf(f, "%d student%s graded with %s.\n\n", nr_students,
-		nr_students == 1 ? "" : "s", rubric_path ? rubric_path : "the kit's default points");
-	if (!nr_students) {
-		commit_tmp(f, tmp, out, "summary.md");
-		free(pct);
-		return;
-	}
-	for (i = 0; i < nr_students; i++) {
-		struct student *s = students[i];
-
-		pct[i] = s->max > 0 ? 100.0 * s->total / s->max : 0;
-		mean += pct[i];
-		b = (int)(pct[i] / 10);
-		buckets[b > 10 ? 10 : b]++;
-		count_add(statuses, &nr_statuses, 32, meta(s, "status"));
-		for (j = 0; j < s->nr_scores; j++) {
-			struct score *c = &s->scores[j];
-
-			if (c->lab < 0 || !strcmp(c->verdict, "pass") || c->max == 0 ||
-			    !strcmp(c->verdict, "not-run"))
-				continue;
-			count_add(failed, &nr_failed, MAX_RUBRIC * 2, c->id);
-			{
-				snprintf(cls, sizeof(cls), "%s: ", c->verdict);
-				reason_class(c->reason, cls + strlen(cls), sizeof(cls) - strlen(cls));
-				count_add(reasons, &nr_reasons, 1024, cls);
-			}
-		}
-		if (strcmp(meta(s, "status"), "graded")) {
-			snprintf(cls, sizeof(cls), "%s: ", meta(s, "status"));
-			reason_class(meta(s, "reason"), cls + strlen(cls), sizeof(cls) - strlen(cls));
-			count_add(reasons, &nr_reasons, 1024, cls);
-		}
-	}
-	mean /= nr_students;
-	qsort(pct, nr_students, sizeof(double), cmp_double);
-	fprintf(f, "## Scores\n\n");
-	fprintf(f, "Mean %.1f%%, median %.1f%%, lowest %.1f%%, highest %.1f%%.\n\n", mean,
-		nr_students % 2 ? pct[nr_students / 2] :
-		(pct[nr_students / 2 - 1] + pct[nr_students / 2]) / 2, pct[0], pct[nr_students - 1]);
-	fprintf(f, "| Score | Students |\n|---|---|\n");
-	for (b = 0; b < 11; b++)
-		if (buckets[b])
-			fprintf(f, "| %s%d%% | %d %.*s |\n", b == 10 ? "" : "from ", b * 10, buckets[b],
-				buckets[b] > 40 ? 40 : buckets[b], "########################################");
-	fprintf(f, "\n| Status | Students |\n|---|---|\n");
-	qsort(statuses, nr_statuses, sizeof(statuses[0]), cmp_count);
-	for (i = 0; i < nr_statuses; i++) {
-		fprintf(f, "| ");
-		md_text(f, statuses[i].key);
-		fprintf(f, " | %d |\n", statuses[i].n);
-	}
-	for (i = 0, b = 0; i < nr_students; i++) {
-		struct student *s = students[i];
-
-		if (!meta(s, "flags")[0])
-			continue;
-		if (!b++)
-			fprintf(f, "\n## For a person to read\n\n"
-				"Graded all the same; `tampered`: a report that was not the run's own "
-				"(its tests score 0); `flagged`: code no bpf_loop solution needs.\n\n");
-		fprintf(f, "- ");
-		md_text(f, s->name);
-		fprintf(f, " (");
-		md_text(f, meta(s, "flags"));
-		fprintf(f, ")\n");
-		for (j = 0; j < s->nr_meta; j++)
-			if (!strcmp(s->meta_keys[j], "flag")) {
-				fprintf(f, "  - ");
-				md_code(f, s->meta_vals[j]);
-				fprintf(f, "\n");
-			}
-	}
-	fprintf(f, "\n## Per lab (mean points)\n\n| Lab | Mean | Of |\n|---|---|---|\n");
-	for (lab = 0; lab < MAX_LABS; lab++) {
-		double sum = 0, max = 0;
-
-		if (!lab_used[lab])
-			continue;
-		for (i = 0; i < nr_students; i++) {
-			sum += students[i]->lab_points[lab];
-			max = students[i]->lab_max[lab];
-		}
-		fprintf(f, "| %d | %.1f | %g |\n", lab, sum / nr_students, max);
-	}
-	qsort(failed, nr_failed, sizeof(failed[0]), cmp_count);
-	fprintf(f, "\n## The tests most failed\n\n");
-	if (!nr_failed)
-		fprintf(f, "Every student passed every scored test.\n");
-	for (i = 0; i < nr_failed && i < 10; i++) {
-		fprintf(f, "%d. ", i + 1);
-		md_code(f, failed[i].key);
-		fprintf(f, ": %d of %d students\n", failed[i].n, nr_students);
-	}
-	qsort(reasons, nr_reasons, sizeof(reasons[0]), cmp_count);
-	fprintf(f, "\n## The common reasons (numbers shown as N)\n\n");
-	for (i = 0; i < nr_reasons && i < 10; i++) {
-		fprintf(f, "%d. %d× ", i + 1, reasons[i].n);
-		md_code(f, reasons[i].key);
-		fputc('\n', f);
-	}
-	if (nr_warnings) {
-		fprintf(f, "\n## Rubric warnings\n\n");
-		for (i = 0; i < nr_warnings; i++)
-			fprintf(f, "- %s\n", warnings[i]);
-	}
-	fprintf(f, "\nPer student: students/NAME/feedback.md. Everything: results.json, "
-		"gradebook.csv, junit.xml.\n");
-	commit_tmp(f, tmp, out, "summary.md");
-	free(pct);
-}
-
-/* ---- the class report for a browser: index.md and scores.svg ---- */
-
-/* A student's name in a link: anything but [A-Za-z0-9._~-] %-encoded. */
-static void url_part(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		    strchr("._~-", c))
-			fputc(c, f);
-		else
-			fprintf(f, "%%%02X", c);
-	}
-}
-
-/* Students per tenth of the maximum (the last bucket: full marks). */
-static void write_score_plot(const char *out, const int *buckets)
-{
-	enum { W = 640, H = 280, ML = 56, MR = 16, MT = 20, MB = 56 };
-	char tmp[4200];
-	FILE *f = open_tmp(out, "scores.svg", tmp, sizeof(tmp));
-	double bw = (double)(W - ML - MR) / 11, scale;
-	int b, top = 1, step, y;
-
-	for (b = 0; b < 11; b++)
-		if (buckets[b] > top)
-			top = buckets[b];
-	step = top <= 10 ? 1 : (top + 9) / 10;
-	top = (top + step - 1) / step * step;
-	scale = (double)(H - MT - MB) / top;
-	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		"viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\" role=\"img\">\n",
-		W, H, W, H);
-	fprintf(f, "<title>Students per score, in tenths of the maximum (%d students)</title>\n",
-		nr_students);
-	fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H);
-	for (y = 0; y <= top; y += step) {
-		double py = H - MB - y * scale;
-
-		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", ML, py,
-			W - MR, py);
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%d</text>\n", ML - 6, py + 4, y);
-	}
-	for (b = 0; b < 11; b++) {
-		double x = ML + b * bw, h = buckets[b] * scale;
-
-		fprintf(f, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-			"fill=\"#0b57a4\"><title>%s%d%%: %d</title></rect>\n", x + 3, H - MB - h, bw - 6, h,
-			b == 10 ? "" : "from ", b * 10, buckets[b]);
-		if (buckets[b])
-			fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%d</text>\n",
-				x + bw / 2, H - MB - h - 4, buckets[b]);
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%d</text>\n", x + bw / 2,
-			H - MB + 16, b * 10);
-	}
-	fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>\n", ML, H - MB,
-		W - MR, H - MB);
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">score, %% of the maximum "
-		"(each bar: from that tenth; 100: full marks)</text>\n", (ML + W - MR) / 2, H - 14);
-	fprintf(f, "<text x=\"16\" y=\"%d\" text-anchor=\"middle\" transform=\"rotate(-90 16 %d)\">"
-		"students</text>\n", (MT + H - MB) / 2, (MT + H - MB) / 2);
-	fprintf(f, "</svg>\n");
-	commit_tmp(f, tmp, out, "scores.svg");
-}
-
-/*
- * OUT/index.md (grading/instructor/render-report makes it OUT/index.html with pandoc)
- * and OUT/scores.svg: the class for a browser. The score distribution as
- * a plot, the statuses, the mean per lab, the tests most failed with their
- * commonest reasons, and a row per student (status and integrity flags
- * shown) linking to students/NAME/feedback.html. It names no path of the
- * grader's machine: the rubric by its file name, reasons scrubbed.
- */
-static void write_index(const char *out, const char **warnings, int nr_warnings)
-{
-	static struct count failed[MAX_RUBRIC * 2], reasons[64], statuses[32];
-	int nr_failed = 0, nr_statuses = 0, flagged = 0, buckets[11] = { 0 }, i, j, k, lab, b;
-	char tmp[4200], cls[400], reason[400];
-	const char *rubric_name = rubric_path ? strrchr(rubric_path, '/') : NULL;
-	FILE *f = open_tmp(out, "index.md", tmp, sizeof(tmp));
-	double mean = 0;
-
-	rubric_name = rubric_name ? rubric_name + 1 : rubric_path;
-	fprintf(f, "---\ntitle: The class at a glance\nlang: en\n---\n\n");
-	fprintf(f, "%d student%s, graded with ", nr_students, nr_students == 1 ? "" : "s");
-	if (rubric_name) {
-		fprintf(f, "the rubric ");
-		md_text(f, rubric_name);
-	} else {
-		fprintf(f, "the kit's own points");
-	}
-	fprintf(f, ". Per student: the feedback page linked from the table below. "
-		"Everything: [results.json](results.json), [gradebook.csv](gradebook.csv), "
-		"[junit.xml](junit.xml), [summary.md](summary.md).\n\n");
-	for (i = 0; i < nr_students; i++) {
-		struct student *s = students[i];
-		double pct = s->max > 0 ? 100.0 * s->total / s->max : 0;
-
-		mean += pct;
-		b = (int)(pct / 10);
-		buckets[b > 10 ? 10 : b]++;
-		count_add(statuses, &nr_statuses, 32, meta(s, "status"));
-		flagged += meta(s, "flags")[0] != '\0';
-		for (j = 0; j < s->nr_scores; j++) {
-			struct score *c = &s->scores[j];
-
-			if (c->lab < 0 || !strcmp(c->verdict, "pass") || c->max == 0 ||
-			    !strcmp(c->verdict, "not-run"))
-				continue;
-			count_add(failed, &nr_failed, MAX_RUBRIC * 2, c->id);
-		}
-	}
-	write_score_plot(out, buckets);
-	fprintf(f, "## Scores\n\n");
-	if (nr_students)
-		fprintf(f, "Mean %.1f%% of the maximum.\n\n", mean / nr_students);
-	fprintf(f, "![Students per score, in tenths of the maximum](scores.svg)\n\n");
-	fprintf(f, "| Status | Students |\n|---|---|\n");
-	qsort(statuses, nr_statuses, sizeof(statuses[0]), cmp_count);
-	for (i = 0; i < nr_statuses; i++) {
-		fprintf(f, "| ");
-		md_text(f, statuses[i].key);
-		fprintf(f, " | %d |\n", statuses[i].n);
-	}
-	if (flagged)
-		fprintf(f, "| [with a flag, for a person to read](#flags) | %d |\n", flagged);
-	fprintf(f, "\n## Per lab\n\n| Lab | Mean points | Of | Mean |\n|---|---|---|---|\n");
-	for (lab = 0; lab < MAX_LABS; lab++) {
-		double sum = 0, max = 0;
-
-		if (!lab_used[lab])
-			continue;
-		for (i = 0; i < nr_students; i++) {
-			sum += students[i]->lab_points[lab];
-			if (students[i]->lab_max[lab] > max)
-				max = students[i]->lab_max[lab];
-		}
-		fprintf(f, "| %d | %.1f | %g | %.0f%% |\n", lab, nr_students ? sum / nr_students : 0, max,
-			nr_students && max > 0 ? 100 * sum / nr_students / max : 0);
-	}
-	qsort(failed, nr_failed, sizeof(failed[0]), cmp_count);
-	fprintf(f, "\n## The tests most failed, and why\n\n");
-	if (!nr_failed)
-		fprintf(f, "Every student passed every scored test.\n");
-	else
-		fprintf(f, "| Test | Students | The commonest reasons (numbers as N) |\n|---|---|---|\n");
-	for (i = 0; i < nr_failed && i < 15; i++) {
-		int nr_reasons = 0;
-
-		for (j = 0; j < nr_students; j++) {
-			struct score *c = score_find(students[j], failed[i].key);
-
-			if (!c || c->lab < 0 || !strcmp(c->verdict, "pass") || c->max == 0 ||
-			    !strcmp(c->verdict, "not-run"))
-				continue;
-			copy(reason, sizeof(reason), c->reason);
-			scrub(reason, sizeof(reason), out);
-			snprintf(cls, sizeof(cls), "%s: ", c->verdict);
-			reason_class(reason[0] ? reason : "no reason was reported", cls + strlen(cls),
-				     sizeof(cls) - strlen(cls));
-			count_add(reasons, &nr_reasons, 64, cls);
-		}
-		qsort(reasons, nr_reasons, sizeof(reasons[0]), cmp_count);
-		fprintf(f, "| ");
-		md_text(f, failed[i].key);
-		fprintf(f, " | %d of %d | ", failed[i].n, nr_students);
-		for (k = 0; k < nr_reasons && k < 3; k++) {
-			fprintf(f, "%s%d× ", k ? "; " : "", reasons[k].n);
-			md_text(f, reasons[k].key);
-		}
-		fprintf(f, " |\n");
-	}
-	fprintf(f, "\n## Students\n\n| Student | Score | %% |");
-	for (lab = 0; lab < MAX_LABS; lab++)
-		if (lab_used[lab])
-			fprintf(f, " Lab %d |", lab);
-	fprintf(f, " Status | Flags |\n|---|---|---|");
-	for (lab = 0; lab < MAX_LABS; lab++)
-		if (lab_used[lab])
-			fprintf(f, "---|");
-	fprintf(f, "---|---|\n");
-	for (i = 0; i < nr_students; i++) {
-		struct student *s = students[i];
-
-		fprintf(f, "| [");
-		md_text(f, s->name);
-		fprintf(f, "](students/");
-		url_part(f, s->name);
-		fprintf(f, "/feedback.html) | %g of %g | %.0f%% |", s->total, s->max,
-			s->max > 0 ? 100 * s->total / s->max : 0);
-		for (lab = 0; lab < MAX_LABS; lab++)
-			if (lab_used[lab])
-				fprintf(f, " %g |", s->lab_points[lab]);
-		fprintf(f, " ");
-		if (strcmp(meta(s, "status"), "graded")) {
-			fprintf(f, "[");
-			md_text(f, meta(s, "status"));
-			fprintf(f, "]{.status-bad}");
-		} else {
-			md_text(f, meta(s, "status"));
-		}
-		fprintf(f, " | ");
-		if (meta(s, "flags")[0]) {
-			fprintf(f, "[");
-			md_text(f, meta(s, "flags"));
-			fprintf(f, "]{.flag}");
-		}
-		fprintf(f, " |\n");
-	}
-	if (flagged) {
-		fprintf(f, "\n## For a person to read {#flags}\n\nGraded all the same. *tampered*: a "
-			"report that was not the run's own (its tests score 0); *flagged*: code no "
-			"bpf_loop solution needs, these lines:\n\n");
-		for (i = 0; i < nr_students; i++) {
-			struct student *s = students[i];
-
-			if (!meta(s, "flags")[0])
-				continue;
-			fprintf(f, "- [");
-			md_text(f, s->name);
-			fprintf(f, "](students/");
-			url_part(f, s->name);
-			fprintf(f, "/feedback.html) ([");
-			md_text(f, meta(s, "flags"));
-			fprintf(f, "]{.flag})\n");
-			for (j = 0; j < s->nr_meta; j++)
-				if (!strcmp(s->meta_keys[j], "flag")) {
-					fprintf(f, "    - ");
-					md_text(f, s->meta_vals[j]);
-					fprintf(f, "\n");
-				}
-		}
-	}
-	if (nr_warnings) {
-		fprintf(f, "\n## Rubric warnings\n\n");
-		for (i = 0; i < nr_warnings; i++) {
-			fprintf(f, "- ");
-			md_text(f, warnings[i]);
-			fprintf(f, "\n");
-		}
-	}
-	commit_tmp(f, tmp, out, "index.md");
-}
+bool lab_used[MAX_LABS];
 
 static int do_class(const char *out)
 {
@@ -1654,11 +730,7 @@ static int do_class(const char *out)
 	}
 	for (i = 0; i < nr_warnings; i++)
 		fprintf(stderr, "warning: %s\n", warnings[i]);
-	write_gradebook(out);
-	write_json(out);
-	write_junit(out);
-	write_summary(out, warnings, nr_warnings);
-	write_index(out, warnings, nr_warnings);
+	report_write_all(out, warnings, nr_warnings);
 	return 0;
 }
 
