@@ -4,6 +4,11 @@
 WORK ?= $(CURDIR)/work
 override WORK := $(abspath $(WORK))
 export WORK
+# Debian puts bpftool in /usr/sbin, which a user's PATH (and an ssh
+# login's) does not have.
+ifeq ($(filter /usr/sbin,$(subst :, ,$(PATH))),)
+export PATH := $(PATH):/usr/sbin:/sbin
+endif
 BIN := $(WORK)/bin
 SUITE := $(WORK)/suite
 INITRAMFS := $(WORK)/initramfs/guest.cpio

@@ -9,6 +9,9 @@ LINUX=$WORK/linux
 LOGS=$WORK/logs
 BIN=$WORK/bin
 export KIT WORK LINUX LOGS BIN
+# Debian puts bpftool in /usr/sbin, which a user's PATH (and an ssh
+# login's) does not have.
+case ":$PATH:" in *:/usr/sbin:*) ;; *) PATH=$PATH:/usr/sbin:/sbin && export PATH ;; esac
 
 # Every limit the kit sets, with its one meaning; each can be set in the
 # environment (make grade TEST_TIMEOUT=300). Seconds:
