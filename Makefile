@@ -168,8 +168,9 @@ bench-grade: ## measure make grade's submissions per hour here (N=6 synthetic su
 grade-merge: ## one gradebook from the OUT folders of several machines: RUNS="a b" OUT=dir
 	@grading/instructor/merge-runs --out "$(OUT)" $(if $(RUBRIC),--rubric "$(RUBRIC)") $(RUNS)
 
-grade-fan-out: ## grade one class over several work folders at once (GNU parallel), then merge: WORKS="a b" OUT=dir [SUBMISSIONS= JOBS= RUBRIC= EXTRA_TESTS=]
-	@grading/instructor/fan-out --works "$(WORKS)" --out "$(OUT)" $(if $(SUBMISSIONS),--submissions "$(SUBMISSIONS)") \
+grade-fan-out: ## grade one class over several work folders or machines at once (GNU parallel), then merge: WORKS="a b" or HOSTS="pc1 pc2" [REMOTE_KIT= SSH=], OUT=dir [SUBMISSIONS= JOBS= RUBRIC= EXTRA_TESTS=]
+	@grading/instructor/fan-out --works "$(WORKS)" --hosts "$(HOSTS)" $(if $(REMOTE_KIT),--remote-kit "$(REMOTE_KIT)") \
+		$(if $(SSH),--ssh "$(SSH)") --out "$(OUT)" $(if $(SUBMISSIONS),--submissions "$(SUBMISSIONS)") \
 		$(if $(JOBS),--jobs "$(JOBS)") $(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(EXTRA_TESTS),--extra-tests "$(EXTRA_TESTS)")
 
 bundle: ## for a room with a bad network: the packages, the trusted build, the compiler cache and the kit's kernels in one file (BUNDLE=file, default work/bundle/bpfloop-lab.bundle.tar)

@@ -170,6 +170,14 @@ kit_secret() {
 	cat "$WORK/secret"
 }
 
+# kit_hash: what this kit is, as 16 hex digits: the paths and contents of
+# its files (tracked, and new ones git does not ignore), so that two
+# machines with the same commit and the same edits have the same hash.
+kit_hash() {
+	(cd "$KIT" && git ls-files -z --cached --others --exclude-standard | sort -zu |
+		xargs -0r sha256sum 2>/dev/null | sha256sum | cut -c1-16)
+}
+
 # The seed of a graded commit's tests: the same for the same commit and
 # secret (a grade does not change between runs), unknown to whoever lacks
 # the secret. A decimal number below 2^60.

@@ -217,6 +217,10 @@ expect_grep "yaml-check: a file that does not parse is named with its line" 'bad
 grep -q 'make grade SUBMISSIONS=share' "$Y" && grep -q 'make grade-merge RUNS=' "$Y" &&
 	pass "ci recipe: each share is graded by make grade, the runs merged by make grade-merge" ||
 	fail "ci recipe: each share is graded by make grade, the runs merged by make grade-merge"
+case $("$BIN/yaml-check" "$Y" --get jobs.grade.env.GRADE_SECRET 2>/dev/null) in
+*secrets.GRADE_SECRET*) pass "ci recipe: every share is graded with the class's one GRADE_SECRET" ;;
+*) fail "ci recipe: every share is graded with the class's one GRADE_SECRET" ;;
+esac
 rm -rf "$T/deal"
 mkdir -p "$T/deal/class"
 cp -a "$KIT"/grading/samples/. "$T/deal/class/"

@@ -294,6 +294,44 @@ if work_like "$W2" && cp -a "$WORK/kernels" "$W2/"; then
 	else
 		fail "fan-out: the merged gradebook is the one machine's" "$(diff <(sort "$T/samples/gradebook.csv") <(sort "$T/fan/gradebook.csv"))"
 	fi
+	# ---- over ssh: make grade-fan-out HOSTS= ----
+	# Two machines, each an sshd on 127.0.0.1 with its own home and its own
+	# work folder (this one and the second), the kit at the same path on
+	# both. Two students, one share each: parallel copies each share there
+	# and its results back, and the merged gradebook is the one machine's.
+	mkdir -p "$T/ssh-class" && cp -a "$KIT/grading/samples/reference" "$KIT/grading/samples/off-by-one" "$T/ssh-class/"
+	if ssh_hosts "$T/ssh" "pc-a=$WORK" "pc-b=$W2" 2>"$T/ssh.err"; then
+		logins() { grep -c 'Accepted publickey' "$T/ssh/sshd-$1.log"; }
+		before_a=$(logins pc-a) before_b=$(logins pc-b)
+		ts=$(now)
+		make -s -C "$KIT" grade-fan-out HOSTS="pc-a pc-b" SSH="ssh -F $T/ssh/ssh_config" SUBMISSIONS="$T/ssh-class" \
+			OUT="$T/fan-ssh" >"$T/fan-ssh.log" 2>&1
+		check "fan-out over ssh: two machines grade a class at once (exit 0)" test $? = 0
+		echo "# two students over two ssh machines took $(elapsed "$ts")"
+		[ "$(logins pc-a)" -gt "$before_a" ] && [ "$(logins pc-b)" -gt "$before_b" ] &&
+			[ "$(find "$T/fan-ssh/runs/1/students" "$T/fan-ssh/runs/2/students" -mindepth 1 -maxdepth 1 -type d | wc -l)" = 2 ] &&
+			pass "fan-out over ssh: each machine graded one share, logged in over ssh" ||
+			fail "fan-out over ssh: each machine graded one share, logged in over ssh" "$(grep -c Accepted "$T"/ssh/sshd-*.log; ls -d "$T/fan-ssh/runs/"*/students/* 2>&1)"
+		want=$(grep -E '^(reference|off-by-one),' "$T/samples/gradebook.csv" | sort)
+		got=$(tail -n +2 "$T/fan-ssh/gradebook.csv" | sort)
+		[ -n "$want" ] && [ "$want" = "$got" ] && pass "fan-out over ssh: the merged gradebook is the one machine's" ||
+			fail "fan-out over ssh: the merged gradebook is the one machine's" "$(diff <(echo "$want") <(echo "$got"))"
+		# A machine whose kit is not this one (here: a copy with one edit)
+		# grades nothing, and the failed share says why.
+		mkdir -p "$T/kit-copy"
+		(cd "$KIT" && git ls-files -z | while IFS= read -r -d '' f; do [ ! -e "$f" ] || printf '%s\0' "$f"; done |
+			tar --null -T - -cf -) | tar -xf - -C "$T/kit-copy"
+		git -C "$T/kit-copy" init -q && kit_git -C "$T/kit-copy" add -A && echo '# edited' >>"$T/kit-copy/Makefile"
+		! make -s -C "$KIT" grade-fan-out HOSTS="pc-a" SSH="ssh -F $T/ssh/ssh_config" SUBMISSIONS="$T/ssh-class" \
+			REMOTE_KIT="$T/kit-copy" OUT="$T/fan-ssh-bad" >"$T/fan-ssh-bad.log" 2>&1 &&
+			grep -q "share 1 .*did not finish: error: the kit on .* is not the instructor's" "$T/fan-ssh-bad.log" &&
+			[ ! -f "$T/fan-ssh-bad/gradebook.csv" ] &&
+			pass "fan-out over ssh: a machine with another kit grades nothing, and the share says why" ||
+			fail "fan-out over ssh: a machine with another kit grades nothing, and the share says why" "$(cat "$T/fan-ssh-bad.log")"
+	else
+		fail "fan-out over ssh: two sshd machines on 127.0.0.1" "$(cat "$T/ssh.err")"
+	fi
+	ssh_hosts_stop "$T/ssh"
 else
 	fail "fan-out: a second work folder like a student's"
 fi

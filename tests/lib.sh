@@ -202,3 +202,67 @@ work_like() {
 	"$KIT/kbuild/kernel-build" --trusted --quiet >/dev/null 2>&1 || true
 	cp -a "$WORK/slots/trusted/build" "$S/slots/trusted/"
 }
+
+# ssh_hosts DIR NAME=WORK...: "machines" for the tests of grading over ssh:
+# one sshd per NAME on 127.0.0.1, each its own machine as far as a login
+# can tell: its own home (DIR/home-NAME) and its own work folder (WORK is
+# set for its logins, as a machine whose kit's work folder is WORK). The
+# sshd comes from Debian's openssh-server package, unpacked into the work
+# folder (not installed: nothing is left running or configured on this
+# machine), and runs as an unprivileged user in a user namespace
+# (bubblewrap), with a passwd file that names that user. Writes
+# DIR/ssh_config (Host NAME for each) and DIR/pids; ssh_hosts_stop DIR
+# stops them. Returns 1 (its reason on stderr) when it cannot.
+ssh_hosts() {
+	local dir=$1 pkg=$WORK/tests/openssh-server lib name work port i
+	shift
+	mkdir -p "$dir" && rm -f "$dir/pids" || return 1
+	if [ ! -x "$pkg/root/usr/sbin/sshd" ]; then
+		rm -rf "$pkg" && mkdir -p "$pkg/debs" || return 1
+		if ! (cd "$pkg/debs" && apt-get download openssh-server libwrap0 >"$pkg/download.log" 2>&1); then
+			echo "ssh_hosts: cannot fetch openssh-server (log: $pkg/download.log)" >&2
+			return 1
+		fi
+		for f in "$pkg"/debs/*.deb; do dpkg-deb -x "$f" "$pkg/root" || return 1; done
+	fi
+	lib=$(dirname "$(find "$pkg/root" -name 'libwrap.so.0*' | head -n 1)")
+	ssh-keygen -q -t ed25519 -N '' -f "$dir/hostkey" <<<y >/dev/null 2>&1 &&
+		ssh-keygen -q -t ed25519 -N '' -f "$dir/key" <<<y >/dev/null 2>&1 || return 1
+	cp "$dir/key.pub" "$dir/authorized_keys"
+	printf 'Host *\n\tHostName 127.0.0.1\n\tUser kit\n\tIdentityFile %s\n\tIdentitiesOnly yes\n\tBatchMode yes\n\tStrictHostKeyChecking no\n\tUserKnownHostsFile %s\n\tLogLevel ERROR\n' \
+		"$dir/key" "$dir/known_hosts" >"$dir/ssh_config.any"
+	: >"$dir/ssh_config"
+	i=0
+	for host in "$@"; do
+		name=${host%%=*} work=${host#*=}
+		port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+		mkdir -p "$dir/home-$name"
+		{ echo "kit:x:1000:1000:kit:$dir/home-$name:/bin/bash"; grep -v '^kit:' /etc/passwd; } >"$dir/passwd-$name"
+		{ echo "kit:x:1000:"; grep -v '^kit:' /etc/group; } >"$dir/group-$name"
+		printf 'Port %s\nListenAddress 127.0.0.1\nHostKey %s\nAuthorizedKeysFile %s\nPidFile %s\nUsePAM no\nStrictModes no\nPasswordAuthentication no\nKbdInteractiveAuthentication no\nSetEnv WORK=%s\n' \
+			"$port" "$dir/hostkey" "$dir/authorized_keys" "$dir/sshd-$name.pid" "$work" >"$dir/sshd_config-$name"
+		bwrap --bind / / --dev-bind /dev /dev --ro-bind "$dir/passwd-$name" /etc/passwd \
+			--ro-bind "$dir/group-$name" /etc/group --unshare-user --uid 1000 --gid 1000 \
+			--setenv LD_LIBRARY_PATH "$lib" "$pkg/root/usr/sbin/sshd" -D -f "$dir/sshd_config-$name" \
+			-E "$dir/sshd-$name.log" &
+		echo $! >>"$dir/pids"
+		printf 'Host %s\n\tPort %s\n' "$name" "$port" >>"$dir/ssh_config"
+		i=$((i + 1))
+	done
+	cat "$dir/ssh_config.any" >>"$dir/ssh_config"
+	for host in "$@"; do
+		name=${host%%=*}
+		for i in $(seq 50); do
+			ssh -F "$dir/ssh_config" "$name" true 2>/dev/null && break
+			sleep 0.2
+		done
+		ssh -F "$dir/ssh_config" "$name" true ||
+			{ echo "ssh_hosts: cannot log in to $name (log: $dir/sshd-$name.log)" >&2; return 1; }
+	done
+}
+ssh_hosts_stop() {
+	local p
+	[ -f "$1/pids" ] || return 0
+	while read -r p; do kill "$p" 2>/dev/null; done <"$1/pids"
+	rm -f "$1/pids"
+}
