@@ -214,7 +214,7 @@ work_like() {
 # DIR/ssh_config (Host NAME for each) and DIR/pids; ssh_hosts_stop DIR
 # stops them. Returns 1 (its reason on stderr) when it cannot.
 ssh_hosts() {
-	local dir=$1 pkg=$WORK/tests/openssh-server lib name work port i
+	local dir=$1 pkg=$WORK/tests/openssh-server lib name work port host
 	shift
 	mkdir -p "$dir" && rm -f "$dir/pids" || return 1
 	if [ ! -x "$pkg/root/usr/sbin/sshd" ]; then
@@ -229,10 +229,7 @@ ssh_hosts() {
 	ssh-keygen -q -t ed25519 -N '' -f "$dir/hostkey" <<<y >/dev/null 2>&1 &&
 		ssh-keygen -q -t ed25519 -N '' -f "$dir/key" <<<y >/dev/null 2>&1 || return 1
 	cp "$dir/key.pub" "$dir/authorized_keys"
-	printf 'Host *\n\tHostName 127.0.0.1\n\tUser kit\n\tIdentityFile %s\n\tIdentitiesOnly yes\n\tBatchMode yes\n\tStrictHostKeyChecking no\n\tUserKnownHostsFile %s\n\tLogLevel ERROR\n' \
-		"$dir/key" "$dir/known_hosts" >"$dir/ssh_config.any"
 	: >"$dir/ssh_config"
-	i=0
 	for host in "$@"; do
 		name=${host%%=*} work=${host#*=}
 		port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
@@ -247,12 +244,12 @@ ssh_hosts() {
 			-E "$dir/sshd-$name.log" &
 		echo $! >>"$dir/pids"
 		printf 'Host %s\n\tPort %s\n' "$name" "$port" >>"$dir/ssh_config"
-		i=$((i + 1))
 	done
-	cat "$dir/ssh_config.any" >>"$dir/ssh_config"
+	printf 'Host *\n\tHostName 127.0.0.1\n\tUser kit\n\tIdentityFile %s\n\tIdentitiesOnly yes\n\tBatchMode yes\n\tStrictHostKeyChecking no\n\tUserKnownHostsFile %s\n\tLogLevel ERROR\n' \
+		"$dir/key" "$dir/known_hosts" >>"$dir/ssh_config"
 	for host in "$@"; do
 		name=${host%%=*}
-		for i in $(seq 50); do
+		for _ in $(seq 50); do
 			ssh -F "$dir/ssh_config" "$name" true 2>/dev/null && break
 			sleep 0.2
 		done
