@@ -160,7 +160,7 @@ grade: ## grade every submission in SUBMISSIONS= (default: the samples) into OUT
 
 bench-first: ## a new user's first contact: make grade, a first lab 3 grade, make check after an edit, from an empty work folder and cache (work/bench/first.md)
 	@grading/instructor/bench-first
-walk: ## a student's path through labs 0-3 as the texts give it: every command run, its quoted output checked, each wait and silence timed (work/walk/walk.md)
+walk: ## a student's path through the labs as the texts give it (LABS="0 1 2 3" by default, or "4 5 6 7"): every command run, its quoted output checked, each wait and silence timed (work/walk/walk.md)
 	@docs/walk $(if $(LABS),--labs "$(LABS)")
 bench-grade: ## measure make grade's submissions per hour here (N=6 synthetic submissions, JOBS=2, HEADERS=real, own, comment or same)
 	@grading/instructor/bench-grade "$(or $(N),6)" "$(or $(JOBS),2)" "$(or $(HEADERS),real)"

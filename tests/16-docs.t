@@ -168,19 +168,25 @@ printf '<link rel="stylesheet" href="https://cdn.example/x.css"><a href="#top">x
 expect_status "linkcheck: an external stylesheet and a missing anchor are broken" 1 \
 	"$BIN/linkcheck" "$T/external.html"
 
-# (e) The commands of labs 0 to 3 for make walk (docs/walk): the texts'
+# (e) The commands of labs 0 to 7 for make walk (docs/walk): the texts'
 # console blocks parse, and each edit names a reference series.
 make -s host-tools >/dev/null
-if "$BIN/console-check" steps labs/0[0-3]-*/README.md >"$T/steps.tsv"; then
-	pass "walk: the console blocks of labs 0 to 3 parse"
+if "$BIN/console-check" steps labs/0[0-7]-*/README.md >"$T/steps.tsv"; then
+	pass "walk: the console blocks of labs 0 to 7 parse"
 else
-	fail "walk: the console blocks of labs 0 to 3 parse" "$(tail -n 3 "$T/steps.tsv")"
+	fail "walk: the console blocks of labs 0 to 7 parse" "$(tail -n 3 "$T/steps.tsv")"
 fi
 bad=$(awk -F'\t' '$2 == "edit" { print $3 }' "$T/steps.tsv" | while read -r s; do
 	ls "$KIT/$s"/*.patch >/dev/null 2>&1 || echo "$s"; done)
-[ "$(awk -F'\t' '$2 == "edit"' "$T/steps.tsv" | wc -l)" -ge 3 ] && [ -z "$bad" ] &&
+[ "$(awk -F'\t' '$2 == "edit"' "$T/steps.tsv" | wc -l)" -ge 7 ] && [ -z "$bad" ] &&
 	pass "walk: each student's edit names a series of solutions/" ||
-	fail "walk: each student's edit names a series of solutions/" "${bad:-fewer than 3 edits}"
+	fail "walk: each student's edit names a series of solutions/" "${bad:-fewer than 7 edits}"
+# Each test a quoted verdict line names is one of grading/tests.list.
+bad=$(awk -F'\t' '$2 == "out" && $3 ~ /^    (pass|fail|skip) +lab[0-9]+\.[a-z0-9_]+/ {
+	split($3, w, " "); print w[2] }' "$T/steps.tsv" | sort -u |
+	while read -r id; do grep -q "^$id " "$KIT/grading/tests.list" || echo "$id"; done)
+[ -z "$bad" ] && pass "walk: each test the texts' quoted make check lines name is in tests.list" ||
+	fail "walk: each test the texts' quoted make check lines name is in tests.list" "$bad"
 # console-check match: "..." stands for text; the order counts.
 printf '==> building ... (log: ...)\n...\nok 4 lab0.helper_181_absent\n' >"$T/quoted"
 printf 'noise\n==> building base (log: /x/y)\nmore\nok 4 lab0.helper_181_absent\n' >"$T/printed"
