@@ -220,9 +220,11 @@ $(BIN)/lab3-judge $(BIN)/lab4-judge $(BIN)/bench-judge $(BIN)/ktap: grading/pipe
 $(BIN)/lab3-judge: grading/lab3/lab3-judge.c | $(BIN)
 	$(CC) $(CFLAGS) -o $@ $<
 host-tools: $(BIN)/lab3-judge
-upstream-series: ## lab 6's upstream fix series on Debian's linux-source-6.12: git am, the selftest alone, checkpatch --strict (work/upstream-fix/)
+upstream-series: ## lab 6's upstream fix series on Debian's linux-source-6.12: git am, the selftest alone, checkpatch --strict (work/upstream-fix/check/)
 	@solutions/06-inlining/upstream-fix/check
-.PHONY: upstream-series
+upstream-fix: initramfs ## lab 6's upstream fix on Debian's 6.12, in QEMU: its selftest before the fix (fails) and after (passes) (work/upstream-fix/report.md)
+	@solutions/06-inlining/upstream-fix/run
+.PHONY: upstream-series upstream-fix
 verif-scale: initramfs lab4-tools ## lab 4: verifier figures of pyperf600 and strobemeta, unrolled and bpf_loop (REF=)
 	@grading/lab4/verif-scale "$(REF)"
 verif-cost: initramfs lab4-tools ## lab 7: the verifier's counts for lab 4's bpf_loop programs before and after the fix (BEFORE= AFTER=)
