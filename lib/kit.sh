@@ -71,6 +71,26 @@ kit_missing_packages() {
 # free_bytes DIR: bytes free to us on the file system that holds DIR.
 free_bytes() { df -P -B1 "$1" 2>/dev/null | awk 'NR == 2 { printf "%.0f\n", $4 }'; }
 
+# kit_ticking WHAT COMMAND...: COMMAND, saying "... WHAT, N s" on stderr
+# every PROGRESS_EVERY seconds (20) while it runs, so that no wait is
+# silent (a guest that prints nothing while the verifier works). Its exit
+# status is COMMAND's.
+kit_ticking() {
+	local what=$1 pid t0=$SECONDS last=$SECONDS st=0
+	shift
+	"$@" &
+	pid=$!
+	while kill -0 "$pid" 2>/dev/null; do
+		sleep 1
+		if [ $((SECONDS - last)) -ge "${PROGRESS_EVERY:-20}" ]; then
+			last=$SECONDS
+			note "... $what, $((SECONDS - t0)) s"
+		fi
+	done
+	wait "$pid" || st=$?
+	return "$st"
+}
+
 # Seconds since the epoch with a fraction, for the timings stages print.
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
