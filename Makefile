@@ -194,61 +194,13 @@ distclean: ## delete the whole work folder, work tree included
 	rm -rf $(WORK)
 .SECONDARY:
 
-# Lab 4, verifier scale: the guest's loader and exerciser (static, libbpf),
-# the host's report (tables, CSV) and the host's judge (the grading checks).
-LAB4 := $(WORK)/lab4
-LAB4_GUEST_SRC := grading/lab4/verif-load.c grading/lab4/exercise.c grading/lab4/scale-input.c \
-	grading/guest/guest.c
-lab4-tools: $(LAB4)/verif-load $(BIN)/verif-report $(BIN)/lab4-judge
-$(LAB4)/verif-load: $(LAB4_GUEST_SRC) grading/guest/guest.h grading/lab4/exercise.h \
-		grading/lab4/scale-input.h $(LAB4)/loop_probe.skel.h $(LAB4)/task_probe.skel.h
-	$(CC) $(CFLAGS) -static -Igrading/guest -I$(LAB4) -o $@ $(LAB4_GUEST_SRC) -lbpf -lelf -lz -lzstd
-$(LAB4)/%_probe.bpf.o: grading/lab4/%_probe.bpf.c
-	@mkdir -p $(dir $@)
-	clang $(BPF_CFLAGS) -c $< -o $@
-$(LAB4)/%_probe.skel.h: $(LAB4)/%_probe.bpf.o
-	bpftool gen skeleton $< name $*_probe >$@.tmp && mv $@.tmp $@
-$(BIN)/verif-report: grading/lab4/verif-report.c | $(BIN)
-	$(CC) $(CFLAGS) -o $@ $<
-$(BIN)/lab4-judge: grading/lab4/lab4-judge.c grading/lab4/scale-input.c grading/lab4/scale-input.h | $(BIN)
-	$(CC) $(CFLAGS) -o $@ grading/lab4/lab4-judge.c grading/lab4/scale-input.c
-host-tools: $(BIN)/lab4-judge
-# Lab 3: the host's judge of a student's selftests' runs.
-# The labs' judges write their KTAP with the one writer, grading/pipeline/ktap.h.
-# Its readers (ktap, the suite's judge) take a line's words with it.
-$(BIN)/lab3-judge $(BIN)/lab4-judge $(BIN)/bench-judge $(BIN)/ktap: grading/pipeline/ktap.h
-$(BIN)/lab3-judge: grading/lab3/lab3-judge.c | $(BIN)
-	$(CC) $(CFLAGS) -o $@ $<
-host-tools: $(BIN)/lab3-judge
+# Each host-side lab's tools, in its own folder: every grading/lab*/lab.mk.
+# KTAP's reader goes with its one writer, grading/pipeline/ktap.h.
+$(BIN)/ktap: grading/pipeline/ktap.h
+include $(sort $(wildcard grading/lab*/lab.mk))
+
 upstream-series: ## lab 6's upstream fix series on Debian's linux-source-6.12: git am, the selftest alone, checkpatch --strict (work/upstream-fix/check/)
 	@solutions/06-inlining/upstream-fix/check
 upstream-fix: initramfs ## lab 6's upstream fix on Debian's 6.12, in QEMU: its selftest before the fix (fails) and after (passes) (work/upstream-fix/report.md)
 	@solutions/06-inlining/upstream-fix/run
 .PHONY: upstream-series upstream-fix
-verif-scale: initramfs lab4-tools ## lab 4: verifier figures of pyperf600 and strobemeta, unrolled and bpf_loop (REF=)
-	@grading/lab4/verif-scale "$(REF)"
-verif-cost: initramfs lab4-tools ## lab 7: the verifier's counts for lab 4's bpf_loop programs before and after the fix (BEFORE= AFTER=)
-	@grading/lab7/verif-cost "$(or $(BEFORE),solution/06)" "$(or $(AFTER),solution/07)"
-.PHONY: lab4-tools verif-scale verif-cost
-# Lab 5: the benchmark's host programs (C), the guest's accountant (static,
-# libbpf, with the kit's count of bpf_loop calls), and the measurements.
-LAB5 := $(WORK)/lab5
-LAB5_TOOLS := $(BIN)/bench-read $(BIN)/bench-plot $(BIN)/bench-judge
-host-tools: $(LAB5_TOOLS)
-$(BIN)/bench-%: grading/lab5/bench-%.c | $(BIN)
-	$(CC) $(CFLAGS) -o $@ $< -lm
-lab5-tools: $(LAB5_TOOLS) $(LAB5)/lab5-account
-$(LAB5)/lab5-account: grading/lab5/bench-account.c grading/lab5/loop_count.h grading/guest/guest.c grading/guest/guest.h \
-		$(LAB5)/loop_count.skel.h
-	$(CC) $(CFLAGS) -static -Igrading/guest -I$(LAB5) -o $@ grading/lab5/bench-account.c grading/guest/guest.c \
-		-lbpf -lelf -lz -lzstd
-$(LAB5)/loop_count.bpf.o: grading/lab5/loop_count.bpf.c grading/lab5/loop_count.h
-	@mkdir -p $(dir $@)
-	clang $(BPF_CFLAGS) -c $< -o $@
-$(LAB5)/loop_count.skel.h: $(LAB5)/loop_count.bpf.o
-	bpftool gen skeleton $< name loop_count >$@.tmp && mv $@.tmp $@
-.PHONY: bench-loop bench lab5-tools
-bench-loop: ## sweep the bpf_loop benchmark over nr_loops and threads (REFS='a b': commits; BENCH=mine: your benchmark)
-	@grading/lab5/bench-loop $(foreach r,$(REFS) $(REF),--ref $(r)) $(if $(filter mine,$(BENCH)),--tree $(WORK)/linux)
-bench: ## the report: our verifier and bpf_loop figures beside the seed's (work/bench/report.md)
-	@grading/lab5/bench-report
