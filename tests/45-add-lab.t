@@ -101,3 +101,95 @@ stage_status "$s/stages/build" ok "" ""
 cp "$R/results.tsv" "$s/results.tsv"
 "$W/bin/grade-report" student --tests "$A/grading/tests.list" --dir "$s" >"$T/score.out" 2>&1
 expect_grep "add a lab: grade-report scores it in lab 8" $'^lab8\\.dummy\t8\tpass\t2\t2' "$s/scores.tsv"
+
+# A host-side lab is a folder of its own: its runner (called by
+# grading/pipeline/host-lab like every lab's), its judge and make fragment
+# (the Makefile includes every grading/lab*/lab.mk), the kernels make grade
+# builds for it (grading/labN/kernels), and its tests' lines in the table.
+kit_git -C "$A" add -A && kit_git -C "$A" commit -q -m lab8
+echo 'lab9.has_selftest 9 1 lab9 the submission has a lab 3 selftest of more than the seed says' \
+	>>"$A/grading/tests.list"
+mkdir -p "$A/grading/lab9"
+cat >"$A/grading/lab9/lab.mk" <<'EOF'
+# grading/lab9/lab.mk: a dummy host lab's judge.
+$(BIN)/lab9-judge: grading/lab9/lab9-judge.c grading/pipeline/ktap.h | $(BIN)
+	$(CC) $(CFLAGS) -Igrading/pipeline -o $@ $<
+lab9-tools: $(BIN)/lab9-judge
+host-tools: lab9-tools
+.PHONY: lab9-tools
+EOF
+cat >"$A/grading/lab9/kernels" <<'EOF'
+lab9 solution/01 lab 1's reference kernel, which lab 9 would boot
+EOF
+cat >"$A/grading/lab9/lab9-judge.c" <<'EOF'
+// SPDX-License-Identifier: GPL-2.0
+/* Lab 9 (a dummy): the file has more lines than the seed's low bits say. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "ktap.h"
+
+int main(int argc, char **argv)
+{
+	unsigned long need = argc == 3 ? strtoul(argv[1], NULL, 16) % 8 + 1 : 1, lines = 0;
+	FILE *f = argc == 3 ? fopen(argv[2], "r") : NULL;
+	struct ktap k;
+	char why[64];
+	int c;
+
+	while (f && (c = fgetc(f)) != EOF)
+		lines += c == '\n';
+	snprintf(why, sizeof(why), "%lu lines, %lu wanted", lines, need);
+	ktap_begin(&k, stdout, "lab9", 1);
+	ktap_result(&k, "lab9.has_selftest", NULL, lines < need, why, NULL);
+	return !ktap_end(&k);
+}
+EOF
+cat >"$A/grading/lab9/run-lab9" <<'EOF'
+#!/usr/bin/env bash
+# run-lab9 --ref COMMIT --out DIR --quiet --seed HEX16: a dummy host lab.
+set -euo pipefail
+. "$(dirname "$0")/../../lib/kit.sh"
+ref="" out="" seed=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	--ref) ref=$2; shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	--seed) seed=$2; shift 2 ;;
+	--quiet) shift ;;
+	*) die "run-lab9: unknown argument '$1'" ;;
+	esac
+done
+make -s -C "$KIT" lab9-tools >/dev/null
+mkdir -p "$out"
+f=tools/testing/selftests/bpf/prog_tests/bpf_loop.c
+kit_take "$ref" "$out/tree" $((1 << 20)) "$f"
+"$BIN/lab9-judge" "$seed" "$out/tree/$f" >"$out/lab9.ktap" || true
+"$BIN/ktap" "$out/lab9.ktap" >"$out/results.tsv"
+EOF
+chmod +x "$A/grading/lab9/run-lab9"
+got=$(git -C "$A" status --porcelain | sort | paste -sd' ' -)
+[ "$got" = " M grading/tests.list ?? grading/lab9/" ] &&
+	pass "add a host lab: the change is the table's line and the lab's own folder" ||
+	fail "add a host lab: the change is the table's line and the lab's own folder" "git status: $got"
+expect_grep "add a host lab: plan runs it where the table says" '^lab9$' <("$W/bin/plan" --tests "$A/grading/tests.list" where)
+expect_grep "add a host lab: the Makefile reads its make fragment" 'lab9-judge' \
+	<(make -n -C "$A" WORK="$W" host-tools 2>&1)
+expect_grep "add a host lab: make grade builds its kernel for the class" $'^lab9\tsolution/01\t' \
+	<(KIT=$A WORK=$W LINUX=$LINUX bash -c '. "$KIT/lib/kit.sh"; kit_lab_kernels' 2>&1)
+# Run by the pipeline's host-lab, on a commit with the file and on one without.
+for r in solution/03 base; do
+	KIT=$A WORK=$W "$A/grading/pipeline/host-lab" --lab lab9 --ref "$r" --out "$T/lab9-${r//\//-}" \
+		>"$T/lab9-${r//\//-}.log" 2>&1 || true
+done
+expect_grep "add a host lab: host-lab runs it and its judge passes a submission that has the file" \
+	$'^lab9\\.has_selftest\tpass\t' "$T/lab9-solution-03/results.tsv"
+expect_grep "add a host lab: ... and fails one that has not" $'^lab9\\.has_selftest\tfail\t' "$T/lab9-base/results.tsv"
+s=$T/student9
+mkdir -p "$s/stages"
+printf 'student\tdummy\n' >"$s/meta"
+stage_status "$s/stages/build" ok "" ""
+cp "$T/lab9-solution-03/results.tsv" "$s/results.tsv"
+cp "$T/lab9-solution-03/status" "$s/stages/lab9" 2>/dev/null || true
+"$W/bin/grade-report" student --tests "$A/grading/tests.list" --dir "$s" >"$T/score9.out" 2>&1
+expect_grep "add a host lab: grade-report scores it in lab 9" $'^lab9\\.has_selftest\t9\tpass\t1\t1' "$s/scores.tsv"
