@@ -21,7 +21,7 @@
 # the first run here; the others take their figures and runs from
 # work/cache/lab4. Under TCG on a loaded host the file took 3 min 46 s with
 # nothing cached and 1 min 43 s to 2 min 3 s with the cache.
-# shellcheck shell=bash source=tests/lib.sh
+# shellcheck shell=bash source=tests/lib.sh disable=SC2015
 . "$(dirname "$0")/lib.sh"
 T=$TESTS_OUT/lab4
 rm -rf "$T"
@@ -44,9 +44,8 @@ tree() {
 reason() { awk -F'\t' -v id="$2" '$1 == id { print $4 }' "$1/results.tsv"; }
 
 "$KIT/grading/lab4/run-lab4" --quiet --ref solution/04 --out "$T/reference" >/dev/null 2>"$T/reference.err"
-for id in builds pyperf600_loads pyperf600_calls_loop pyperf600_scale pyperf600_walks_stack \
-	strobemeta_loads strobemeta_calls_loop strobemeta_scale strobemeta_reads_values; do
-	expect_verdict "lab4: the reference passes lab4.$id" "$T/reference/results.tsv" "lab4.$id" pass
+for id in $("$BIN/plan" list --where lab4 | cut -f1); do
+	expect_verdict "lab4: the reference passes $id" "$T/reference/results.tsv" "$id" pass
 done
 # The figures behind the verdicts: what the guest wrote.
 awk '/^verif name=pyperf600_bpf_loop / { for (i = 1; i <= NF; i++) if ($i ~ /^loop_calls=/) print substr($i, 12) }' \
@@ -66,6 +65,19 @@ expect_grep "lab4: the reference ran on the inputs of its seed" "^exercise name=
 	"$T/reference/verif/output"
 expect_status "lab4: the kit's unrolled programs agree with the judge's model (lab4-judge --self-check)" 0 \
 	"$BIN/lab4-judge" --self-check "$pristine"
+# The judge's tests are the registry's: its ids, their number, their order.
+expect_status "lab4: the judge lists the tests grading/tests.list gives lab 4" 0 \
+	diff <("$BIN/lab4-judge" --list) <("$BIN/plan" list --where lab4 | cut -f1)
+grep -v '^lab4\.strobemeta_scale ' "$KIT/grading/tests.list" >"$T/tests-less.list"
+(cat "$KIT/grading/tests.list" && echo 'lab4.pyperf600_fast 4 1 lab4 a test no check judges') >"$T/tests-more.list"
+for t in less more; do
+	"$BIN/lab4-judge" --tests "$T/tests-$t.list" --seed "$seed" --pristine "$pristine" \
+		--student "$T/reference/verif/output" >"$T/judge-$t.ktap" 2>"$T/judge-$t.err" && st=0 || st=$?
+	[ "$st" = 2 ] && grep -q 'lab4-judge: .*\(strobemeta_scale has no line\|pyperf600_fast, which no check\)' "$T/judge-$t.err" &&
+		pass "lab4: a table with one test $t than the judge's checks stops the judge, naming the test" ||
+		fail "lab4: a table with one test $t than the judge's checks stops the judge, naming the test" \
+			"status $st: $(cat "$T/judge-$t.err")"
+done
 
 # The judge on the host alone, on the unrolled programs' own runs.
 useed=$(sed -n 's/^exercise name=pyperf600 kind=pyperf seed=\([0-9a-f]*\) .*/\1/p' "$pristine")

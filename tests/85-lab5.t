@@ -5,7 +5,7 @@
 # caught, and one that tries to reach the kit's accountant cannot. The C
 # that judges the accountant's figures, reads the sweep's output, draws the
 # plot and writes the report is checked on fixtures, without a guest.
-# shellcheck shell=bash source=tests/lib.sh
+# shellcheck shell=bash source=tests/lib.sh disable=SC2015
 . "$(dirname "$0")/lib.sh"
 T=$TESTS_OUT/lab5
 F=$KIT/tests/fixtures/lab5
@@ -24,6 +24,16 @@ for id in lab5.runs lab5.report_format lab5.report_agrees lab5.latency_falls; do
 done
 expect_grep "lab5: ... and gives the kernel's figures as the reason" \
 	$'^lab5.latency_falls\tpass\t100.1 ns per loop at nr_loops=5, 12.4 at 1978' "$T/good.tsv"
+# Its KTAP's tests are the registry's: lab 5's of tests.list, in its order.
+printf 'verdict\tok\n' >"$T/built.status"
+"$J" --ktap --build-status "$T/built.status" "${args[@]}" "$good" >"$T/good.ktap" || true
+expect_status "lab5: bench-judge's KTAP has the tests tests.list gives lab 5, in its order" 0 \
+	diff <(sed -n 's/^    \(not \)\{0,1\}ok [0-9]* //p' "$T/good.ktap") <("$BIN/plan" list --where lab5 | cut -f1)
+(cat "$KIT/grading/tests.list" && echo 'lab5.runs_fast 5 1 lab5 a test no check judges') >"$T/tests-more.list"
+"$J" --ktap --tests "$T/tests-more.list" --build-status "$T/built.status" "${args[@]}" "$good" >/dev/null 2>"$T/more.err" && st=0 || st=$?
+[ "$st" = 2 ] && grep -q 'lab5.runs_fast, which no check' "$T/more.err" &&
+	pass "lab5: a table with a test no check judges stops bench-judge, naming it" ||
+	fail "lab5: a table with a test no check judges stops bench-judge, naming it" "status $st: $(cat "$T/more.err")"
 # judge_variant NAME ID REASON SED: the reference's figures changed by SED
 # fail check ID, for REASON.
 judge_variant() {

@@ -17,8 +17,8 @@ $(LAB4)/%_probe.skel.h: $(LAB4)/%_probe.bpf.o
 $(BIN)/verif-report: grading/lab4/verif-report.c | $(BIN)
 	$(CC) $(CFLAGS) -o $@ $<
 $(BIN)/lab4-judge: grading/lab4/lab4-judge.c grading/lab4/scale-input.c grading/lab4/scale-input.h | $(BIN)
-	$(CC) $(CFLAGS) -o $@ grading/lab4/lab4-judge.c grading/lab4/scale-input.c
-$(BIN)/lab4-judge: grading/pipeline/ktap.h
+	$(CC) $(CFLAGS) -o $@ grading/lab4/lab4-judge.c grading/lab4/scale-input.c grading/pipeline/registry.c
+$(BIN)/lab4-judge: grading/pipeline/ktap.h $(REGISTRY)
 host-tools: $(BIN)/lab4-judge
 verif-scale: initramfs lab4-tools ## lab 4: verifier figures of pyperf600 and strobemeta, unrolled and bpf_loop (REF=)
 	@grading/lab4/verif-scale "$(REF)"

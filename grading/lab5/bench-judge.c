@@ -5,7 +5,7 @@
  *
  *   bench-judge --pick SEED
  *   bench-judge --warmup W --duration D --small N --large M [--figures] FILE
- *   bench-judge --ktap [--build-status FILE] [--guest-stopped TEXT]
+ *   bench-judge --ktap [--tests TABLE] [--build-status FILE] [--guest-stopped TEXT]
  *               --warmup W --duration D --small N --large M FILE
  *
  * --pick prints the two nr_loops of one grade, "SMALL LARGE", drawn from
@@ -45,7 +45,9 @@
  * lines above, lab5.builds first: from --build-status (the benchmark's
  * build, grading/pipeline/guest-build's status file: when it failed, every other
  * test fails as not built), with --guest-stopped's text (the guest did not
- * finish) added to each failure's reason.
+ * finish) added to each failure's reason. Its tests are those
+ * grading/tests.list (or TABLE) gives lab 5, in the table's order; a
+ * declared test no check judges, or a check the table lacks, is status 2.
  * Exit status: 0 every check passed, 1 some failed, 2 usage or I/O error.
  */
 #include <errno.h>
@@ -55,6 +57,7 @@
 #include <string.h>
 
 #include "../pipeline/ktap.h"
+#include "../pipeline/registry.h"
 #include "summary.h"
 
 /* How far the summary's throughput may be from the kernel's count. */
@@ -399,7 +402,9 @@ static int pick(const char *seed)
 static int usage(void)
 {
 	fprintf(stderr, "usage: bench-judge --pick SEED\n"
-		"       bench-judge --warmup W --duration D --small N --large M [--figures] FILE\n");
+		"       bench-judge --warmup W --duration D --small N --large M [--figures] FILE\n"
+		"       bench-judge --ktap [--tests TABLE] [--build-status FILE] [--guest-stopped TEXT]\n"
+		"                   --warmup W --duration D --small N --large M FILE\n");
 	return 2;
 }
 
@@ -419,10 +424,10 @@ static int both(int f1, long n1, const char *why1, int f2, long n2, const char *
 
 static int ktap;
 static struct ktap out;
-/* The tests, in the order the KTAP gives them. */
-static const char *const test_ids[] = {
-	"lab5.builds", "lab5.runs", "lab5.report_format", "lab5.report_agrees", "lab5.latency_falls",
-};
+/* The KTAP's tests: lab 5's of grading/tests.list, in its order. */
+static const char *test_ids[REGISTRY_MAX_TESTS];
+static int nr_tests;
+static struct ktap_held held;
 static const char *stopped;
 
 static void verdict(const char *id, int failed, const char *why, int *any)
@@ -436,7 +441,19 @@ static void verdict(const char *id, int failed, const char *why, int *any)
 	}
 	if (failed && stopped)
 		snprintf(more, sizeof(more), "; the guest did not finish: %s", stopped);
-	ktap_result(&out, id, NULL, failed, why, failed && stopped ? more : NULL);
+	if (!ktap_hold(&held, id, NULL, failed, why, failed && stopped ? more : NULL)) {
+		fprintf(stderr, "bench-judge: more than %d verdicts\n", KTAP_HELD_MAX);
+		exit(2);
+	}
+}
+
+/* The held verdicts in the table's order; 2 when the two disagree. */
+static int ktap_finish(int any)
+{
+	int st = ktap_print_held(&out, &held, test_ids, nr_tests, "bench-judge");
+
+	ktap_end(&out);
+	return st ? st : any;
 }
 
 /* lab5.builds from the build's status file; 0 when it built. */
@@ -463,8 +480,8 @@ static int build_verdict(const char *status, int *any)
 int main(int argc, char **argv)
 {
 	long n = -1, m = -1, warmup = -1, duration = -1;
-	const char *file = NULL, *build = NULL;
-	char why[1024], why2[1024], tmp[2200];
+	const char *file = NULL, *build = NULL, *tests = NULL;
+	char why[1024], why2[1024], tmp[2200], err[600];
 	double ns_small, ns_large;
 	int i, f, any = 0, show = 0, runs_ok;
 	const char *not_real;
@@ -478,6 +495,8 @@ int main(int argc, char **argv)
 			ktap = 1;
 		else if (i + 1 < argc && !strcmp(argv[i], "--build-status"))
 			build = argv[++i];
+		else if (i + 1 < argc && !strcmp(argv[i], "--tests"))
+			tests = argv[++i];
 		else if (i + 1 < argc && !strcmp(argv[i], "--guest-stopped"))
 			stopped = argv[++i];
 		else if (i + 1 < argc && !strcmp(argv[i], "--warmup"))
@@ -496,13 +515,18 @@ int main(int argc, char **argv)
 	if (!file || n <= 0 || m <= 0 || warmup <= 0 || duration <= 0)
 		return usage();
 	if (ktap) {
-		ktap_begin(&out, stdout, "lab5", sizeof(test_ids) / sizeof(test_ids[0]));
+		nr_tests = registry_where_ids(tests, "lab5", test_ids, REGISTRY_MAX_TESTS, err, sizeof(err));
+		if (nr_tests < 0) {
+			fprintf(stderr, "bench-judge: %s\n", err);
+			return 2;
+		}
+		ktap_begin(&out, stdout, "lab5", nr_tests);
 		if (build && build_verdict(build, &any)) {
 			stopped = NULL;
-			for (i = 1; i < (int)(sizeof(test_ids) / sizeof(test_ids[0])); i++)
-				verdict(test_ids[i], 1, "not built", &any);
-			ktap_end(&out);
-			return 1;
+			for (i = 0; i < nr_tests; i++)
+				if (strcmp(test_ids[i], "lab5.builds"))
+					verdict(test_ids[i], 1, "not built", &any);
+			return ktap_finish(1);
 		}
 	}
 	if (read_file(file))
@@ -552,7 +576,5 @@ int main(int argc, char **argv)
 			 ns_large, m, ns_small, n);
 		verdict("lab5.latency_falls", 1, tmp, &any);
 	}
-	if (ktap)
-		ktap_end(&out);
-	return any;
+	return ktap ? ktap_finish(any) : any;
 }

@@ -5,7 +5,8 @@
 LAB5 := $(WORK)/lab5
 LAB5_TOOLS := $(BIN)/bench-read $(BIN)/bench-plot $(BIN)/bench-judge
 host-tools: $(LAB5_TOOLS)
-$(BIN)/bench-judge: grading/pipeline/ktap.h
+$(BIN)/bench-judge: grading/lab5/bench-judge.c grading/pipeline/ktap.h $(REGISTRY) | $(BIN)
+	$(CC) $(CFLAGS) -o $@ $< grading/pipeline/registry.c -lm
 $(BIN)/bench-%: grading/lab5/bench-%.c | $(BIN)
 	$(CC) $(CFLAGS) -o $@ $< -lm
 lab5-tools: $(LAB5_TOOLS) $(LAB5)/lab5-account

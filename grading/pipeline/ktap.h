@@ -70,6 +70,69 @@ static inline bool ktap_end(struct ktap *k)
 	return k->failed;
 }
 
+/*
+ * A judge's verdicts, held until every check has run, then printed in the
+ * order of IDS: the tests grading/tests.list gives the lab (registry.h,
+ * registry_where_ids), so that the table alone declares them.
+ */
+#define KTAP_HELD_MAX 32
+struct ktap_held {
+	int nr;
+	struct {
+		char id[96], what[200], why[600], more[600];
+		bool failed, printed;
+	} v[KTAP_HELD_MAX];
+};
+
+/* Holds test ID's verdict (ktap_result's arguments); false when full. */
+static inline bool ktap_hold(struct ktap_held *h, const char *id, const char *what, bool failed,
+			     const char *why, const char *more)
+{
+	if (h->nr == KTAP_HELD_MAX)
+		return false;
+	snprintf(h->v[h->nr].id, sizeof(h->v[h->nr].id), "%s", id);
+	snprintf(h->v[h->nr].what, sizeof(h->v[h->nr].what), "%s", what ? what : "");
+	snprintf(h->v[h->nr].why, sizeof(h->v[h->nr].why), "%s", why ? why : "");
+	snprintf(h->v[h->nr].more, sizeof(h->v[h->nr].more), "%s", more ? more : "");
+	h->v[h->nr].failed = failed;
+	h->v[h->nr].printed = false;
+	h->nr++;
+	return true;
+}
+
+/*
+ * Prints the held verdicts of the NR tests IDS, in that order, with
+ * ktap_result. A test of IDS that no check judged, or a held verdict of a
+ * test IDS lacks, is the kit's own mistake: it is named on stderr (after
+ * PROG) and the return is 2; else 0.
+ */
+static inline int ktap_print_held(struct ktap *k, struct ktap_held *h, const char *const *ids, int nr,
+				  const char *prog)
+{
+	int i, j, st = 0;
+
+	for (i = 0; i < nr; i++) {
+		for (j = 0; j < h->nr && strcmp(h->v[j].id, ids[i]); j++)
+			;
+		if (j == h->nr) {
+			fprintf(stderr, "%s: grading/tests.list declares %s, which no check of the judge judges\n",
+				prog, ids[i]);
+			st = 2;
+			continue;
+		}
+		h->v[j].printed = true;
+		ktap_result(k, h->v[j].id, h->v[j].what[0] ? h->v[j].what : NULL, h->v[j].failed,
+			    h->v[j].why[0] ? h->v[j].why : NULL, h->v[j].more[0] ? h->v[j].more : NULL);
+	}
+	for (j = 0; j < h->nr; j++)
+		if (!h->v[j].printed) {
+			fprintf(stderr, "%s: the check of %s has no line in grading/tests.list\n", prog,
+				h->v[j].id);
+			st = 2;
+		}
+	return st;
+}
+
 /* P past its spaces and tabs. */
 static inline char *ktap_skip_space(char *p)
 {

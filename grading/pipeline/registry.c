@@ -75,6 +75,25 @@ bad:
 	return -1;
 }
 
+int registry_where_ids(const char *table, const char *where, const char **ids, int max, char *err,
+		       size_t errlen)
+{
+	static struct reg_test tests[REGISTRY_MAX_TESTS];
+	int nr, i, n = 0;
+
+	nr = registry_read(registry_path(table), tests, REGISTRY_MAX_TESTS, err, errlen);
+	for (i = 0; i < nr; i++) {
+		if (strcmp(tests[i].where, where))
+			continue;
+		if (n == max) {
+			snprintf(err, errlen, "more than %d tests run in %s", max, where);
+			return -1;
+		}
+		ids[n++] = tests[i].id;
+	}
+	return nr < 0 ? -1 : n;
+}
+
 const char *registry_where(const struct reg_test *t)
 {
 	return strcmp(t->where, "suite-own") ? t->where : "suite";

@@ -28,6 +28,15 @@ struct reg_test {
  */
 int registry_read(const char *path, struct reg_test *tests, int max, char *err, size_t errlen);
 
+/*
+ * The ids of the tests that WHERE runs (a host-side lab's judge: "lab4"),
+ * in the table's order: at most MAX in IDS, which point into storage of
+ * the registry's own. TABLE as registry_path takes it. Returns how many,
+ * or -1 with ERR.
+ */
+int registry_where_ids(const char *table, const char *where, const char **ids, int max, char *err,
+		       size_t errlen);
+
 /* Where T runs: a suite-own test runs in the suite. */
 const char *registry_where(const struct reg_test *t);
 
