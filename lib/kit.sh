@@ -232,15 +232,11 @@ kit_take() {
 	done
 }
 
-# The commit of the known-wrong family kernel FAMILY (lab2, lab6, ...):
-# its lab's solution branch (solution/0N for labN) with
-# grading/mutants/switch.patch and grading/mutants/FAMILY.patch applied.
-# Prints its id. Made once per content of the two patches and commit of
-# the branch, then remembered: a grading run asks for it per student.
 # kit_lab_kernels: the kernels the host-side labs boot, from each lab's
 # folder (grading/labN/kernels: "SLOT REF WHAT" lines), once each, as
 # SLOT<TAB>COMMIT-OR-BRANCH<TAB>WHAT lines; REF mutants:labN is resolved to
-# its family's commit (kit_mutant_commit). Fails with the reason on stdout.
+# its family's commit (kit_mutant_commit, whose messages go to stderr).
+# Fails with the reason on stdout.
 kit_lab_kernels() {
 	local f slot ref what seen=" " r
 	for f in "$KIT"/grading/lab[0-9]*/kernels; do
@@ -252,14 +248,19 @@ kit_lab_kernels() {
 			seen="$seen$slot:$ref "
 			r=$ref
 			if [[ $ref == mutants:* ]]; then
-				r=$(kit_mutant_commit "${ref#mutants:}" 2>&1) ||
-					{ echo "the known-wrong kernels of $f do not apply: $r (grading/mutants/)"; return 1; }
+				r=$(kit_mutant_commit "${ref#mutants:}" </dev/null) ||
+					{ echo "the known-wrong kernels that $f names do not apply (above; grading/mutants/)"; return 1; }
 			fi
 			printf '%s\t%s\t%s\n' "$slot" "$r" "$what"
 		done <"$f"
 	done
 }
 
+# The commit of the known-wrong family kernel FAMILY (lab2, lab6, ...):
+# its lab's solution branch (solution/0N for labN) with
+# grading/mutants/switch.patch and grading/mutants/FAMILY.patch applied.
+# Prints its id. Made once per content of the two patches and commit of
+# the branch, then remembered: a grading run asks for it per student.
 kit_mutant_commit() {
 	local family=$1 dir=$KIT/grading/mutants base key memo commit
 	case $family in lab[0-9]*) ;; *) echo "kit_mutant_commit: '$family' is not labN" >&2; return 1 ;; esac
