@@ -116,28 +116,65 @@ need_tool() {
 		die "building the kit's programs $* failed: run 'make -C $KIT ${*/#/$BIN/}' to see why"
 }
 
+# kit_am REPO PARENT SCRATCH LOG MBOX: what `git am` makes of the mails
+# in MBOX on top of commit PARENT, without a checkout: each patch applied
+# to a scratch index (git apply --cached) and committed with its mail's
+# author, date and message, the committer being the kit's fixed one, so the
+# ids are the ones `kit_git am` gives. SCRATCH is a folder of the caller's
+# own (its index, the split mails); git's messages are added to LOG.
+# Prints the last commit. Status 1: a mail does not apply, or is not a
+# patch (LOG's "error:" line says why); 2: the kit could not work.
+kit_am() {
+	local repo=$1 head=$2 scratch=$3 log=$4 mbox=$5 m name email date subject tree
+	rm -rf "$scratch/mails" && mkdir -p "$scratch/mails" || return 2
+	git mailsplit -b --keep-cr -o"$scratch/mails" -- "$mbox" >/dev/null 2>>"$log" ||
+		{ echo "error: $(basename "$mbox") is not a mailbox of patches" >>"$log"; return 1; }
+	for m in "$scratch"/mails/*; do
+		[ -f "$m" ] || { echo "error: $(basename "$mbox") holds no mail" >>"$log"; return 1; }
+		git -C "$repo" mailinfo -u "$scratch/msg" "$scratch/patch" <"$m" >"$scratch/info" 2>>"$log" ||
+			{ echo "error: could not read a mail of $(basename "$mbox")" >>"$log"; return 1; }
+		[ -s "$scratch/patch" ] || { echo "error: Patch is empty." >>"$log"; return 1; }
+		name=$(sed -n 's/^Author: //p' "$scratch/info")
+		email=$(sed -n 's/^Email: //p' "$scratch/info")
+		date=$(sed -n 's/^Date: //p' "$scratch/info")
+		subject=$(sed -n 's/^Subject: //p' "$scratch/info")
+		[ -n "$email" ] || { echo "error: Patch does not have a valid e-mail address." >>"$log"; return 1; }
+		rm -f "$scratch/index"
+		GIT_INDEX_FILE=$scratch/index git -C "$repo" read-tree "$head" 2>>"$log" || return 2
+		GIT_INDEX_FILE=$scratch/index git -C "$repo" apply --cached "$scratch/patch" >>"$log" 2>&1 || return 1
+		tree=$(GIT_INDEX_FILE=$scratch/index git -C "$repo" write-tree 2>>"$log") || return 2
+		{ printf '%s\n\n' "$subject"; cat "$scratch/msg"; } | git stripspace >"$scratch/message" || return 2
+		head=$(GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email GIT_AUTHOR_DATE=${date:-2022-01-01T00:00:00Z} \
+			GIT_COMMITTER_NAME="bpfloop-lab" GIT_COMMITTER_EMAIL="kit@bpfloop-lab.invalid" \
+			GIT_COMMITTER_DATE="2022-01-01T00:00:00Z" \
+			git -C "$repo" commit-tree "$tree" -p "$head" -F "$scratch/message" 2>>"$log") || return 1
+	done
+	printf '%s\n' "$head"
+}
+
+# kit_drop_worktree DIR: DIR, if it is a worktree of the work tree (the
+# scratch checkouts older kits applied submissions in), removed.
+kit_drop_worktree() {
+	[ -e "$1/.git" ] || return 0
+	git -C "$LINUX" worktree remove --force "$1" >/dev/null 2>&1 || rm -rf "$1"
+	git -C "$LINUX" worktree prune
+}
+
 # The commit of PATCH... (git format-patch output, applied in order) on REF
-# of the work tree, made in a scratch worktree; prints its id. The same
+# of the work tree, made with kit_am (no checkout); prints its id. The same
 # inputs give the same id, so a kernel built from it is kept and reused.
 kit_commit_with_patch() {
-	mkdir -p "$WORK/trees"
-	# One caller at a time: the grader's workers share this worktree.
-	(
-		flock 8 || exit 1
-		kit_commit_with_patch_locked "$@"
-	) 8>"$WORK/trees/patch-apply.lock"
-}
-kit_commit_with_patch_locked() {
-	local ref=$1 wt=$WORK/trees/patch-apply
+	local ref=$1 head scratch p
 	shift
-	if [ ! -e "$wt/.git" ]; then
-		git -C "$LINUX" worktree prune
-		git -C "$LINUX" worktree add -q --detach "$wt" "$ref" >/dev/null 2>&1 || return 1
-	fi
-	git -C "$wt" am --abort >/dev/null 2>&1 || true
-	git -C "$wt" checkout -q --detach "$ref" >/dev/null 2>&1 || return 1
-	kit_git -C "$wt" am -q "$@" >/dev/null 2>&1 || { git -C "$wt" am --abort >/dev/null 2>&1; return 1; }
-	git -C "$wt" rev-parse HEAD
+	head=$(git -C "$LINUX" rev-parse -q --verify "$ref^{commit}") || return 1
+	mkdir -p "$WORK/trees"
+	kit_drop_worktree "$WORK/trees/patch-apply"
+	scratch=$(mktemp -d "$WORK/trees/patch-apply.XXXXXX") || return 1
+	for p in "$@"; do
+		head=$(kit_am "$LINUX" "$head" "$scratch" /dev/null "$p") || { rm -rf "$scratch"; return 1; }
+	done
+	rm -rf "$scratch"
+	printf '%s\n' "$head"
 }
 
 # The commit of a work tree as it is: its tracked files with their

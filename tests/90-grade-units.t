@@ -101,6 +101,92 @@ else
 		"$(diff <(echo "$want") <(echo "$out") | head -n 20)"
 fi
 
+# ---- applying without a checkout (lib/kit.sh kit_am, grading/pipeline/apply) ----
+# A small repository stands in for the kernel's: kit_am must make the
+# commits `git am` makes, touch no work tree, and tell a patch that does
+# not apply (1) from the kit failing (2).
+R=$T/am-repo
+git init -q "$R"
+g() { kit_git -C "$R" "$@"; }
+printf 'one\ntwo\n' >"$R/a.txt"
+printf 'dos\r\nline\r\n' >"$R/crlf.txt"
+printf 'gone\n' >"$R/old.txt"
+g add -A && g commit -q -m "start" && g tag base
+printf 'one\n2\n' >"$R/a.txt"
+printf 'dos\r\nline 2\r\n' >"$R/crlf.txt"
+GIT_AUTHOR_NAME='Zoë Ünïcode' GIT_AUTHOR_EMAIL=zoe@example.org GIT_AUTHOR_DATE='2023-05-06T07:08:09+02:00' \
+	git -C "$R" -c user.name=x -c user.email=x@x commit -q -am "first: a and crlf" -m "A body.
+
+  indented line, then trailing blanks
+
+
+Signed-off-by: Zoë <zoe@example.org>"
+head -c 300 /dev/urandom >"$R/blob.bin"
+g rm -q old.txt
+printf 'new\n' >"$R/new.txt"
+g add -A && GIT_AUTHOR_NAME=Bo GIT_AUTHOR_EMAIL=bo@example.org git -C "$R" -c user.name=x -c user.email=x@x \
+	commit -q -m "second: no body, a binary file, a new and a gone one"
+g format-patch -q --binary -o "$T/am-series" base >/dev/null
+g format-patch -q --binary --stdout base >"$T/am-one.mbox"
+rhead=$(git -C "$R" rev-parse HEAD)
+wt=$T/am-wt
+g worktree add -q --detach "$wt" base
+g -C "$wt" am -q --keep-cr "$T"/am-series/*.patch
+want=$(git -C "$wt" rev-parse HEAD)
+h=$(git -C "$R" rev-parse base)
+for p in "$T"/am-series/*.patch; do h=$(kit_am "$R" "$h" "$T/am-scratch" "$T/am.log" "$p") || break; done
+[ "$h" = "$want" ] && pass "kit_am: a series gives the commits git am gives (author, date, message, binary, CRLF)" ||
+	fail "kit_am: a series gives the commits git am gives (author, date, message, binary, CRLF)" \
+		"got $h, git am $want" "$(git -C "$R" cat-file -p "$h" 2>&1 | head -n 8)"
+h=$(kit_am "$R" "$(git -C "$R" rev-parse base)" "$T/am-scratch" "$T/am.log" "$T/am-one.mbox")
+[ "$h" = "$want" ] && pass "kit_am: one mailbox of two patches gives the same" ||
+	fail "kit_am: one mailbox of two patches gives the same" "got $h, git am $want"
+[ "$(git -C "$R" status --porcelain)" = "" ] && [ "$(git -C "$R" rev-parse HEAD)" = "$rhead" ] && pass "kit_am: the repository's work tree, index and HEAD are untouched" ||
+	fail "kit_am: the repository's work tree, index and HEAD are untouched" "$(git -C "$R" status --short | head -n 3)"
+am_refused() { # NAME FILE WORD: kit_am says 1, and its log's error line has WORD
+	local rc=0
+	: >"$T/am.log"
+	kit_am "$R" "$(git -C "$R" rev-parse base)" "$T/am-scratch" "$T/am.log" "$2" >/dev/null || rc=$?
+	[ "$rc" = 1 ] && grep -m1 '^error' "$T/am.log" | grep -q "$3" && pass "$1" ||
+		fail "$1" "status $rc, log: $(head -c 300 "$T/am.log")"
+}
+sed 's/^-two$/-deux/' "$T"/am-series/0001-*.patch >"$T/am-stale.patch"
+am_refused "kit_am: a patch whose context is not there does not apply (1, git's error)" "$T/am-stale.patch" "patch failed"
+sed '/^---$/,$d' "$T"/am-series/0002-*.patch >"$T/am-empty.patch"
+am_refused "kit_am: a mail without a diff is an empty patch (1)" "$T/am-empty.patch" "empty"
+sed 's/^From: .*/From: nobody/' "$T"/am-series/0002-*.patch >"$T/am-noaddr.patch"
+am_refused "kit_am: a mail without an author's address is refused (1)" "$T/am-noaddr.patch" "e-mail"
+rc=0
+kit_am "$R" "$(git -C "$R" rev-parse base)" /proc/self/no-such "$T/am.log" "$T"/am-series/0001-*.patch >/dev/null 2>&1 || rc=$?
+[ "$rc" = 2 ] && pass "kit_am: a scratch folder it cannot make is the kit's failure (2), not the patch's" ||
+	fail "kit_am: a scratch folder it cannot make is the kit's failure (2), not the patch's" "status $rc"
+mkdir -p "$T/am-sub" "$T/am-work"
+cp "$T"/am-series/*.patch "$T/am-sub/"
+ln -s "$R" "$T/am-work/linux" # apply's kernel work tree is $WORK/linux
+mapfile -t am_files < <(cd "$T/am-sub" && ls)
+rc=0
+out=$(WORK=$T/am-work "$KIT/grading/pipeline/apply" --format patch --folder "$T/am-sub" --scratch "$T/am-apply" \
+	--log "$T/am-apply.log" --status "$T/am-apply.status" "${am_files[@]}" 2>"$T/am-apply.err") || rc=$?
+[ "$rc" = 0 ] && [ "$out" = "$want" ] && grep -q $'^verdict\tok' "$T/am-apply.status" &&
+	pass "apply: a patch series is applied on base with no checkout (its commit on stdout)" ||
+	fail "apply: a patch series is applied on base with no checkout (its commit on stdout)" "status $rc, out $out" \
+		"$(cat "$T/am-apply.err" "$T/am-apply.status" 2>/dev/null | head -n 4)"
+[ ! -e "$T/am-apply/.git" ] && [ "$(du -sk "$T/am-apply" | cut -f1)" -lt 1000 ] &&
+	pass "apply: its scratch folder holds no checkout" || fail "apply: its scratch folder holds no checkout"
+rc=0
+WORK=$T/am-work "$KIT/grading/pipeline/apply" --format patch --folder "$T/am-sub" --scratch /proc/self/no-such \
+	--log "$T/am-apply.log" --status "$T/am-apply2.status" "${am_files[@]}" >/dev/null 2>&1 || rc=$?
+[ "$rc" = 2 ] && [ ! -e "$T/am-apply2.status" ] &&
+	pass "apply: a scratch folder it cannot make is the kit's failure (2, no verdict for the student)" ||
+	fail "apply: a scratch folder it cannot make is the kit's failure (2, no verdict for the student)" "status $rc"
+g worktree add -q --detach "$T/am-old" base
+rc=0
+WORK=$T/am-work "$KIT/grading/pipeline/apply" --format patch --folder "$T/am-sub" --scratch "$T/am-old" \
+	--log "$T/am-apply.log" --status "$T/am-apply3.status" "${am_files[@]}" >/dev/null 2>&1 || rc=$?
+[ "$rc" = 0 ] && [ ! -e "$T/am-old/.git" ] && ! git -C "$R" worktree list | grep -q "am-old" &&
+	pass "apply: an older kit's scratch checkout in its place is removed" ||
+	fail "apply: an older kit's scratch checkout in its place is removed" "status $rc"
+
 # ---- the confinement ----
 mkdir -p "$T/confined"
 secret=$HOME/.bpfloop-test-secret-$$
