@@ -30,7 +30,7 @@ help: ## this list
 	@echo
 	@echo "Variables: WORK=$(WORK) (the work folder), REF= (a commit of the work"
 	@echo "tree: base, upstream, solution/NN), ACCEL=kvm|tcg, JOBS_BUILD=n."
-	@echo "make grade: SUBMISSIONS=dir OUT=dir RUBRIC=file EXTRA_TESTS=prog JOBS=n (default: a worker per core, at most 4) FORCE=1."
+	@echo "make grade: SUBMISSIONS=dir OUT=dir RUBRIC=file EXTRA_TESTS=prog JOBS=n (default: a worker per core, at most 4, as the disk holds) FORCE=1."
 
 setup: ## install packages, prepare the kernel work tree, build the kit's tools and base once
 	@lib/setup-deps

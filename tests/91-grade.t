@@ -258,6 +258,9 @@ check "disk: a build the disk has no room for is the kit's failure (exit 2)" tes
 	fail "disk: ... nothing is published for the student" "$(ls "$T/tight-out/students" 2>&1)"
 expect_grep "disk: ... the error names the limit and the fix" 'CONFINE_DISK_FLOOR.*make clean-builds' "$T/tight.log"
 expect_grep "disk: ... and the run says the student is to be graded again" 'no result because the kit failed' "$T/tight.log"
+expect_grep "disk: with no room above the floor, the default is one worker, and the run says why" \
+	'no room for a worker.*CONFINE_DISK_FLOOR.*grading with 1 worker' "$T/tight.log"
+expect_grep "disk: ... and grades with it" 'with 1 worker' "$T/tight.log"
 rm -f "$canary"
 
 # ---- several machines: merge ----
