@@ -250,6 +250,12 @@ expect_grep "grade: two workers graded at once" '\[[0-9]+/[0-9]+ [a-z_-]+\] buil
 # build's floor: no verdict, no grade published, the reason and the fix.
 mkdir -p "$T/tight"
 cp -r "$A/include-secret" "$T/tight/"
+# The ref slot as a build leaves it (a checkout), if earlier tests did not.
+if [ ! -e "$WORK/slots/ref/linux/.git" ]; then
+	git -C "$LINUX" worktree prune
+	mkdir -p "$WORK/slots/ref"
+	git -C "$LINUX" worktree add -q --detach "$WORK/slots/ref/linux" base
+fi
 env CONFINE_DISK_FLOOR=$((1 << 50)) make -s -C "$KIT" grade SUBMISSIONS="$T/tight" OUT="$T/tight-out" \
 	>"$T/tight.log" 2>&1
 check "disk: a build the disk has no room for is the kit's failure (exit 2)" test $? = 2
@@ -261,6 +267,12 @@ expect_grep "disk: ... and the run says the student is to be graded again" 'no r
 expect_grep "disk: with no room above the floor, the default is one worker, and the run says why" \
 	'no room for a worker.*CONFINE_DISK_FLOOR.*grading with 1 worker' "$T/tight.log"
 expect_grep "disk: ... and grades with it" 'with 1 worker' "$T/tight.log"
+expect_grep "disk: ... after the idle scratch slots gave their room back, saying how much" \
+	'the idle scratch slot ref gave back [0-9]+ MB' "$T/tight.log"
+[ ! -e "$WORK/slots/ref/linux/.git" ] && [ ! -e "$WORK/slots/mutant/build/linux" ] &&
+	[ -e "$WORK/slots/trusted/linux/.git" ] && ! git -C "$LINUX" worktree list | grep -q "slots/ref/" &&
+	pass "disk: ... the ref and mutant slots are gone, the trusted one kept" ||
+	fail "disk: ... the ref and mutant slots are gone, the trusted one kept" "$(ls "$WORK/slots")"
 rm -f "$canary"
 
 # ---- several machines: merge ----
