@@ -99,8 +99,12 @@ elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f s", b - a }'; }
 # ids on every machine for the same inputs.
 kit_git() {
 	GIT_AUTHOR_NAME="bpfloop-lab" GIT_AUTHOR_EMAIL="kit@bpfloop-lab.invalid" \
+	GIT_AUTHOR_DATE="2022-01-01T00:00:00Z" kit_git_committer "$@"
+}
+# The same committer, the author left to the caller's environment.
+kit_git_committer() {
 	GIT_COMMITTER_NAME="bpfloop-lab" GIT_COMMITTER_EMAIL="kit@bpfloop-lab.invalid" \
-	GIT_AUTHOR_DATE="2022-01-01T00:00:00Z" GIT_COMMITTER_DATE="2022-01-01T00:00:00Z" \
+	GIT_COMMITTER_DATE="2022-01-01T00:00:00Z" \
 		git -c advice.detachedHead=false -c core.autocrlf=false "$@"
 }
 
@@ -145,9 +149,7 @@ kit_am() {
 		tree=$(GIT_INDEX_FILE=$scratch/index git -C "$repo" write-tree 2>>"$log") || return 2
 		{ printf '%s\n\n' "$subject"; cat "$scratch/msg"; } | git stripspace >"$scratch/message" || return 2
 		head=$(GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email GIT_AUTHOR_DATE=${date:-2022-01-01T00:00:00Z} \
-			GIT_COMMITTER_NAME="bpfloop-lab" GIT_COMMITTER_EMAIL="kit@bpfloop-lab.invalid" \
-			GIT_COMMITTER_DATE="2022-01-01T00:00:00Z" \
-			git -C "$repo" commit-tree "$tree" -p "$head" -F "$scratch/message" 2>>"$log") || return 1
+			kit_git_committer -C "$repo" commit-tree "$tree" -p "$head" -F "$scratch/message" 2>>"$log") || return 1
 	done
 	printf '%s\n' "$head"
 }
