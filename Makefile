@@ -62,7 +62,7 @@ $(BIN)/%: grading/pipeline/%.c | $(BIN)
 # grade-report's outputs are the writers of grading/pipeline/report/, every
 # .c there (a new output is a new file).
 REGISTRY := grading/pipeline/registry.c grading/pipeline/registry.h
-REPORT := $(wildcard grading/pipeline/report/*.c) grading/pipeline/report/report.h
+REPORT := $(wildcard grading/pipeline/report/*.c) grading/pipeline/report/report.h grading/pipeline/ktap.h
 $(BIN)/plan: grading/pipeline/plan.c $(REGISTRY) | $(BIN)
 	$(CC) $(CFLAGS) -o $@ $< grading/pipeline/registry.c
 $(BIN)/grade-report: grading/pipeline/grade-report.c $(REGISTRY) $(REPORT) | $(BIN)

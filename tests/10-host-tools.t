@@ -218,6 +218,14 @@ else
 fi
 expect_grep "ktap: a failure's reason is its first diagnostic" $'^lab1.b\tfail\t[0-9.]+\tb: expected 1, got 2' ktap.tsv
 expect_grep "ktap: a crash's reason is the boot's end" $'^lab1.d\tcrash\t.*BUG: kernel NULL' ktap.tsv
+# A judge's whole reason is kept (lab 4's run to some 600 bytes), not its
+# first 240.
+long="the verifier refused pyperf600_bpf_loop: $(printf 'R2 unbounded memory access %.0s' $(seq 1 19))the end"
+printf 'KTAP version 1\n1..1\n    # running lab4.x: long\n    # %s\n    not ok 1 lab4.x\n' "$long" >long.ktap
+"$BIN/ktap" long.ktap >long.tsv
+[ "${#long}" -gt 560 ] && [ "$(cut -f4 long.tsv)" = "$long" ] &&
+	pass "ktap: a reason of ${#long} bytes is kept whole" ||
+	fail "ktap: a reason of ${#long} bytes is kept whole" "got $(cut -f4 long.tsv | wc -c) bytes"
 printf 'junk\n' >empty.ktap
 expect_status "ktap: no results at all is status 3" 3 "$BIN/ktap" empty.ktap
 

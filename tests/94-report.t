@@ -93,6 +93,18 @@ printf 'verdict\tok\n' >"$H/students/dan/stages/build"
 printf 'lab1.zero_loops\tfail\t0\t%s\n' "$tries" >"$H/students/dan/results.tsv"
 check "report: grade-report writes dan's feedback from the hostile reason" \
 	env KIT="$KIT" "$BIN/grade-report" student --dir "$H/students/dan"
+# make check's lines give a judge's whole reason (lab 4's are long).
+L=$T/long
+mkdir -p "$L/stages"
+long="pyperf600_bpf_loop loads, but does not compute what the kit's unrolled pyperf600 does: $(printf 'input %.0s3 frame 7 wanted 0x1234 got 0x0; ' $(seq 1 11))last words"
+printf 'student\tfay\n' >"$L/meta"
+printf 'verdict\tok\n' >"$L/stages/build"
+printf 'lab4.pyperf600_loads\tfail\t0\t%s\n' "$long" >"$L/results.tsv"
+env KIT="$KIT" "$BIN/grade-report" student --dir "$L" --lab 4 --print >"$L/print.out" 2>&1
+[ "${#long}" -gt 500 ] && grep -qF "lab4.pyperf600_loads (fail): $long" "$L/print.out" &&
+	grep -qF "$long" "$L/scores.tsv" &&
+	pass "report: make check's line and scores.tsv keep a reason of ${#long} bytes whole" ||
+	fail "report: make check's line and scores.tsv keep a reason of ${#long} bytes whole" "$(grep -F pyperf600_loads "$L/print.out")"
 # eve: a feedback.md that is not inert (as a writer that forgot to quote
 # would make it): her page is a notice, and the class still gets theirs.
 O=$H student eve graded ""

@@ -73,7 +73,7 @@ struct verif {
 	bool have;
 	int loaded, err, loop_calls;
 	long long processed;
-	char reason[300];
+	char reason[400];	/* verif-load's reason= (at most 400 bytes) */
 };
 
 struct obs {

@@ -533,7 +533,7 @@ static void read_results(struct student *s, const char *path, bool private_run, 
  */
 static void print_check(struct student *s, const char *dir)
 {
-	char reason[400];
+	char reason[KTAP_REASON_MAX];
 	bool any = false;
 	int i, lab, pass;
 

@@ -29,7 +29,7 @@
 struct result {
 	char id[96];
 	char verdict[8];
-	char reason[240];
+	char reason[KTAP_REASON_MAX];
 	double seconds;
 };
 

@@ -75,6 +75,13 @@ static inline bool ktap_end(struct ktap *k)
  * order of IDS: the tests grading/tests.list gives the lab (registry.h,
  * registry_where_ids), so that the table alone declares them.
  */
+/*
+ * The longest reason a reader keeps of a test (its first diagnostic line):
+ * a judge's WHY fits whole (lab4-judge's is at most 600 bytes), so what
+ * make check and the reports show is what the judge wrote.
+ */
+#define KTAP_REASON_MAX 640
+
 #define KTAP_HELD_MAX 32
 struct ktap_held {
 	int nr;

@@ -8,7 +8,7 @@
 
 void write_feedback(struct student *s, const char *dir)
 {
-	char path[4096], final[4096], tmp[4200], line[1024], reason[400];
+	char path[4096], final[4096], tmp[4200], line[1024], reason[KTAP_REASON_MAX];
 	bool any = false;
 	FILE *f, *e;
 	int i, j, lab;

@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "../ktap.h"
 #include "../registry.h"
 
 #define MAX_RUBRIC	512
@@ -46,7 +47,7 @@ struct score {
 	int lab;
 	char verdict[16];
 	double points, max, seconds;
-	char reason[400];
+	char reason[KTAP_REASON_MAX];
 	bool private_test;	/* the instructor's: its reason stays out of feedback */
 };
 
