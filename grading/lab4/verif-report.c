@@ -215,6 +215,13 @@ static int table(const char *accel, const char *kernel, const char *csv)
 		if (!r->loaded && r->reason[0])
 			printf("    refused (errno %d): %s\n", r->err, r->reason);
 	}
+	for (i = 0; i < nr_recs; i++)
+		if (recs[i].loaded && recs[i].loop_calls == 0 && strstr(recs[i].name, "_bpf_loop")) {
+			printf("\nbpf_loop: the calls to helper 181 left in the program the kernel runs. "
+			       "A 0 beside a\nbpf_loop version: this kernel inlined them (upstream does, "
+			       "and lab 6's kernel),\nor the program calls it nowhere.\n");
+			break;
+		}
 	printf("\nupstream (its commit, the author's machine):\n");
 	for (k = 0; k < NR_PAIRS; k++) {
 		printf("%-20s %6s %12s %15s\n", upstream[k].unrolled, "",
