@@ -347,6 +347,33 @@ if work_like "$W2" && cp -a "$WORK/kernels" "$W2/"; then
 		fail "fan-out over ssh: two sshd machines on 127.0.0.1" "$(cat "$T/ssh.err")"
 	fi
 	ssh_hosts_stop "$T/ssh"
+
+	# ---- the shared compiler cache changes no grade ----
+	# A student graded again in the second work folder with an empty
+	# compiler cache and their kept kernel gone, so that every object
+	# their edits touch is compiled cold: the same gradebook row as the
+	# one machine's, graded with the kit's shared cache (and the same
+	# grader's secret, as a share of a class split over machines has).
+	kernel=$(col "$T/samples/students/off-by-one/meta" kernel 2)
+	mkdir -p "$T/cold-class" "$T/cold-ccache" && cp -a "$KIT/grading/samples/off-by-one" "$T/cold-class/"
+	[ -n "$kernel" ] && rm -rf "${W2:?}/kernels/$kernel"
+	ts=$(now)
+	GRADE_SECRET=$(kit_secret) CCACHE_DIR=$T/cold-ccache make -s -C "$KIT" grade WORK="$W2" SUBMISSIONS="$T/cold-class" OUT="$T/cold" JOBS=1 \
+		>"$T/cold.log" 2>&1
+	check "shared cache: a student graded with an empty compiler cache (exit 0)" test $? = 0
+	echo "# off-by-one with an empty compiler cache took $(elapsed "$ts")"
+	cc=$(grep -o 'compiler cache: [0-9]* hits, [0-9]* misses' "$T/cold/students/off-by-one/build.log" | tail -n 1)
+	hits=$(echo "$cc" | awk '{ print $3 }') misses=$(echo "$cc" | awk '{ print $5 }')
+	[ -n "$kernel" ] && [ "${misses:-0}" -gt 0 ] && [ "${hits:-1}" -lt "$misses" ] &&
+		pass "shared cache: ... and its kernel was compiled cold ($cc)" ||
+		fail "shared cache: ... and its kernel was compiled cold" "kernel ${kernel:-unknown}; ${cc:-no count in the build log}"
+	want=$(grep '^off-by-one,' "$T/samples/gradebook.csv")
+	got=$(grep '^off-by-one,' "$T/cold/gradebook.csv" 2>/dev/null)
+	[ -n "$want" ] && [ "$want" = "$got" ] && pass "shared cache: ... and its gradebook row is the one graded with the shared cache" ||
+		fail "shared cache: ... and its gradebook row is the one graded with the shared cache" "$(diff <(echo "$want") <(echo "$got"))"
+	cmp -s <(cut -f1-5 "$T/samples/students/off-by-one/scores.tsv") <(cut -f1-5 "$T/cold/students/off-by-one/scores.tsv") &&
+		pass "shared cache: ... test by test" ||
+		fail "shared cache: ... test by test" "$(diff <(cut -f1-5 "$T/samples/students/off-by-one/scores.tsv") <(cut -f1-5 "$T/cold/students/off-by-one/scores.tsv"))"
 else
 	fail "fan-out: a second work folder like a student's"
 fi

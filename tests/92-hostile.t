@@ -207,6 +207,13 @@ git -C "$W" bundle create -q "$C/d1-bundle-bomb/lab.bundle" base..HEAD 2>/dev/nu
 rm -f "$W/kernel/bpf/zeros.c"
 # A link to a host file in a patch, beside a right lab 1.
 series d2-symlink-in-patch solution/01 ln -s /etc/shadow kernel/bpf/shadow.c
+# A Makefile and a link that aim at the kit's shared compiler cache,
+# beside a right lab 1.
+cache_writer() {
+	sed -i "1i \$(shell touch $shared/from-makefile)" kernel/bpf/Makefile
+	ln -s "$shared" kernel/bpf/ccache.c
+}
+series d4-cache-writer solution/01 cache_writer
 # Too many files.
 mkdir -p "$C/d3-many-files"
 for i in $(seq 1 250); do printf 'x\n' >"$C/d3-many-files/$(printf '%04d' "$i")-x.patch"; done
@@ -350,6 +357,12 @@ grep -rqF "$token" "$S/b1-forger/private" && pass "hostile: ... though the kerne
 	grep -q 'kernel/bpf/shadow.c: not a regular file' "$S/d2-symlink-in-patch/feedback.md" &&
 	pass "hostile: a link to a host file in a patch is left out, said, and the rest graded" ||
 	fail "hostile: a link to a host file in a patch is left out, said, and the rest graded" "$(row "$O" d2-symlink-in-patch)"
+[ "$(status "$O" d4-cache-writer)" = graded ] && [ "$(total "$O" d4-cache-writer)" = "$(expected only-lab1)" ] &&
+	grep -q 'kernel/bpf/Makefile: outside the files' "$S/d4-cache-writer/feedback.md" &&
+	grep -q 'kernel/bpf/ccache.c: not a regular file' "$S/d4-cache-writer/feedback.md" && [ ! -e "$shared/from-makefile" ] &&
+	pass "hostile: a Makefile and a link aimed at the shared compiler cache are left out, said, and the rest graded" ||
+	fail "hostile: a Makefile and a link aimed at the shared compiler cache are left out, said, and the rest graded" \
+		"$(row "$O" d4-cache-writer)"
 [ "$(status "$O" d3-many-files)" = invalid ] && pass "hostile: a folder of 250 files is refused at intake" ||
 	fail "hostile: a folder of 250 files is refused at intake" "$(row "$O" d3-many-files)"
 
@@ -513,7 +526,7 @@ fi
 # files are what they were under JOBS=1, and no file outside the work and
 # output folders changed.
 bad=""
-for v in a2-honest-after-poisoner e2-flagged-after-fork-bomb d2-symlink-in-patch t3-benchmark-line; do
+for v in a2-honest-after-poisoner e2-flagged-after-fork-bomb d2-symlink-in-patch d4-cache-writer t3-benchmark-line; do
 	a=$S/$v b=$T/again/students/$v
 	cmp -s <(cut -f1,3,4 "$a/scores.tsv") <(cut -f1,3,4 "$b/scores.tsv") || bad="$bad $v(scores)"
 	cmp -s <(sed -E 's/[0-9]+([.,][0-9]+)*/N/g' "$a/feedback.md") <(sed -E 's/[0-9]+([.,][0-9]+)*/N/g' "$b/feedback.md") ||
