@@ -71,22 +71,31 @@ kit_missing_packages() {
 # free_bytes DIR: bytes free to us on the file system that holds DIR.
 free_bytes() { df -P -B1 "$1" 2>/dev/null | awk 'NR == 2 { printf "%.0f\n", $4 }'; }
 
-# kit_ticking WHAT COMMAND...: COMMAND, saying "... WHAT, N s" on stderr
-# every PROGRESS_EVERY seconds (20) while it runs, so that no wait is
-# silent (a guest that prints nothing while the verifier works). Its exit
+# kit_heartbeat WHAT PID: "... WHAT, N s" on stderr every PROGRESS_EVERY
+# seconds (20) while process PID lives, so that no wait is silent; runs in
+# the background (it sees PID gone within a second, and holds no stdout).
+kit_heartbeat() {
+	local what=$1 pid=$2 t0=$SECONDS
+	(
+		last=$SECONDS
+		while sleep 1 && kill -0 "$pid" 2>/dev/null; do
+			if [ $((SECONDS - last)) -ge "${PROGRESS_EVERY:-20}" ]; then
+				last=$SECONDS
+				note "... $what, $((SECONDS - t0)) s"
+			fi
+		done
+	) >/dev/null &
+}
+
+# kit_ticking WHAT COMMAND...: COMMAND, with kit_heartbeat WHAT while it
+# runs (a guest that prints nothing while the verifier works). Its exit
 # status is COMMAND's.
 kit_ticking() {
-	local what=$1 pid t0=$SECONDS last=$SECONDS st=0
+	local what=$1 pid st=0
 	shift
 	"$@" &
 	pid=$!
-	while kill -0 "$pid" 2>/dev/null; do
-		sleep 1
-		if [ $((SECONDS - last)) -ge "${PROGRESS_EVERY:-20}" ]; then
-			last=$SECONDS
-			note "... $what, $((SECONDS - t0)) s"
-		fi
-	done
+	kit_heartbeat "$what" "$pid"
 	wait "$pid" || st=$?
 	return "$st"
 }
