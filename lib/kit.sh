@@ -246,6 +246,21 @@ kit_hash() {
 		xargs -0r sha256sum 2>/dev/null | sha256sum | cut -c1-16)
 }
 
+# kit_submission_hash FOLDER: what a submission's folder holds, as 16 hex
+# digits (its files' names and contents; hidden files are no part of it).
+# make grade regrades a student whose hash changed since the last run.
+kit_submission_hash() {
+	(cd "$1" && find . -maxdepth 1 -type f ! -name '.*' -print0 | sort -z |
+		xargs -0r sha256sum | sha256sum | cut -c1-16)
+}
+# kit_stage_names: the pipeline's stages in order (grading/pipeline/stages/NN-NAME).
+kit_stage_names() {
+	local f
+	for f in "$KIT"/grading/pipeline/stages/[0-9][0-9]-*; do echo "${f##*/[0-9][0-9]-}"; done
+}
+# meta_value FILE KEY: the last value of KEY in a KEY<TAB>VALUE file.
+meta_value() { awk -F'\t' -v k="$2" '$1 == k { v = $2 } END { print v }' "$1" 2>/dev/null; }
+
 # The seed of a graded commit's tests: the same for the same commit and
 # secret (a grade does not change between runs), unknown to whoever lacks
 # the secret. A decimal number below 2^60.

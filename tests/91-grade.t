@@ -95,6 +95,52 @@ expect_grep "samples: time.txt travels into the report" $'^time\thours: 9' "$T/s
 expect_grep "samples: progress is one line per student and stage" '^    \[[0-9]/[0-9] reference\] building its kernel' "$T/samples.log"
 expect_grep "samples: the summary gives the score distribution" '^Mean [0-9.]+%, median' "$T/samples/summary.md"
 
+# ---- a replay: the stages before REPLAY= are reused, the grades identical ----
+R=$T/replay
+cp -a "$T/samples" "$R"
+verdicts() { for f in "$1"/students/*/scores.tsv; do printf '%s ' "$(basename "$(dirname "$f")")"; cut -f1-5 "$f" | paste -sd' ' -; done; }
+ts=$(now)
+make -s -C "$KIT" grade OUT="$R" REPLAY=score >"$T/replay.log" 2>&1 &&
+	pass "replay: make grade REPLAY=score runs (exit 0)" || fail "replay: make grade REPLAY=score runs (exit 0)" "$(tail -n 5 "$T/replay.log")"
+echo "# make grade REPLAY=score (6 students) took $(elapsed "$ts")"
+[ "$(verdicts "$R")" = "$(verdicts "$T/samples")" ] && [ -n "$(verdicts "$R")" ] &&
+	pass "replay: REPLAY=score gives every sample the same verdicts and points" ||
+	fail "replay: REPLAY=score gives every sample the same verdicts and points" "diff $T/samples $R (scores.tsv)"
+! grep -qE 'applying|building its kernel|booting' "$T/replay.log" && grep -qc 'from its stage score' "$T/replay.log" &&
+	cmp -s "$T/samples/students/reference/build.log" "$R/students/reference/build.log" &&
+	pass "replay: ... without applying, building or booting anything (the earlier stages' files are kept)" ||
+	fail "replay: ... without applying, building or booting anything (the earlier stages' files are kept)" "$T/replay.log"
+printf 'lab1.program_types 1 5\n' >"$T/replay-rubric"
+make -s -C "$KIT" grade OUT="$R" REPLAY=score RUBRIC="$T/replay-rubric" >"$T/replay2.log" 2>&1
+[ "$(total "$R" reference)" = "$(awk -v t="$(total "$T/samples" reference)" 'BEGIN { print t + 3 }')" ] &&
+	[ "$(col "$R/students/reference/scores.tsv" lab1.program_types 4)" = 5 ] &&
+	pass "replay: a new rubric replayed from score: the reference gains its 3 points" ||
+	fail "replay: a new rubric replayed from score: the reference gains its 3 points" "total $(total "$R" reference), was $(total "$T/samples" reference)"
+# One student's tests again on its kept kernel; the build is the kept one.
+s=$R/students/only-lab1
+"$KIT/grading/pipeline/run" --grade --id only-lab1 --folder "$KIT/grading/samples/only-lab1" --out "$s" --slot 1 \
+	--from tests >"$T/replay3.log" 2>&1
+[ "$(cut -f1-5 "$s/scores.tsv")" = "$(cut -f1-5 "$T/samples/students/only-lab1/scores.tsv")" ] &&
+	pass "replay: only-lab1 --from tests: every test's verdict and points as graded whole" ||
+	fail "replay: only-lab1 --from tests: every test's verdict and points as graded whole" "$s/scores.tsv"
+[ "$(grep -v '^tests\|^private\|^score' "$s/stages/ran")" = "$(grep -v '^tests\|^private\|^score' "$T/samples/students/only-lab1/stages/ran")" ] &&
+	grep -q 'booting it with the suite' "$T/replay3.log" && ! grep -q 'building its kernel' "$T/replay3.log" &&
+	pass "replay: ... its suite booted again, its intake, apply, keep and build those of the whole run (stages/ran)" ||
+	fail "replay: ... its suite booted again, its intake, apply, keep and build those of the whole run (stages/ran)" "$s/stages/ran"
+# A submission that changed since is graded whole; a stage that is none is refused.
+mkdir -p "$T/changed"
+cp -r "$KIT/grading/samples/no-apply" "$T/changed/"
+echo "one more file" >"$T/changed/no-apply/notes.txt"
+"$KIT/grading/pipeline/run" --grade --id no-apply --folder "$T/changed/no-apply" --out "$R/students/no-apply" --slot 1 \
+	--from score >"$T/replay4.log" 2>&1
+grep -q 'its submission changed since its last run, so every stage runs' "$T/replay4.log" && grep -q 'applying' "$T/replay4.log" &&
+	grep -q $'^ignored\tin the folder: notes.txt' "$R/students/no-apply/meta" &&
+	pass "replay: a submission changed since its last run is graded whole, and says so" ||
+	fail "replay: a submission changed since its last run is graded whole, and says so" "$T/replay4.log"
+expect_status "replay: REPLAY= that names no stage is refused" 2 "$KIT/grading/instructor/grade" --out "$R" --from judge
+expect_grep "replay: ... and the error lists the stages" 'REPLAY=judge is no stage of the pipeline: say one of intake apply keep build tests private score' \
+	<("$KIT/grading/instructor/grade" --out "$R" --from judge 2>&1)
+
 # ---- stopped half-way, then resumed; FORCE=1; the same score twice ----
 mkdir -p "$T/subset"
 cp -r "$KIT/grading/samples/no-apply" "$KIT/grading/samples/only-lab1" "$T/subset/"
