@@ -20,7 +20,7 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -I/usr/include/x86_64-linux
 
 .DEFAULT_GOAL := help
 .PHONY: help setup deps prepare host-tools suite initramfs kernel boot run test lab check \
-	grade grade-merge grade-fan-out bundle unbundle bench-first bench-grade walk handin handbook clean-builds distclean
+	grade grade-merge grade-fan-out bundle unbundle bench-first bench-grade walk handin handbook lab-tables clean-builds distclean
 
 help: ## this list
 	@echo "bpfloop-lab: re-implement bpf_loop() in Linux 6.1, boot it in QEMU, get graded."
@@ -186,6 +186,8 @@ test: ## the kit's own tests (sets up first if needed); ends with "N passed, N f
 
 handbook: $(BIN)/linkcheck ## render handbook.md and the lab texts to HTML (work/handbook/index.html)
 	@docs/render
+lab-tables: ## write each lab text's table of tests from grading/tests.list
+	@docs/lab-tables
 
 clean-builds: ## delete build folders, scratch trees and kept kernels (the work tree stays)
 	rm -rf $(WORK)/build $(WORK)/slots $(WORK)/kernels $(WORK)/runs

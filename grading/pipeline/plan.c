@@ -19,6 +19,10 @@
  *	lines), for grading/suite/main.c.
  *   plan [--tests FILE] labs
  *	The lab numbers that have tests, one per line.
+ *   plan [--tests FILE] table [--lab N] [--only ID,...]
+ *	The selected tests as the lab texts' Markdown table (test, points,
+ *	checks): docs/lab-tables writes it into each text, tests/16-docs.t
+ *	checks that the text's is this one.
  *
  * The table's format is at the top of grading/tests.list; a line that
  * breaks it is an error that names the file, the line and what is wrong.
@@ -132,7 +136,7 @@ static void select_tests(int lab, const char *only, const char *where)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: plan [--tests FILE] list|where [--lab N] [--only ID,...] [--where W,...]\n"
+	fprintf(stderr, "usage: plan [--tests FILE] list|where|table [--lab N] [--only ID,...] [--where W,...]\n"
 			"       plan [--tests FILE] rubric|header|labs\n");
 	exit(2);
 }
@@ -195,6 +199,18 @@ int main(int argc, char **argv)
 				;
 			if (j < nr_tests)
 				printf("%d\n", k);
+		}
+	} else if (!strcmp(cmd, "table")) {
+		printf("| test | points | checks |\n|---|---|---|\n");
+		for (k = 0; k < nr_tests; k++) {
+			const char *c;
+
+			if (!selected[k])
+				continue;
+			printf("| `%s` | %g | ", tests[k].id, tests[k].points);
+			for (c = tests[k].what; *c; c++)
+				printf(*c == '|' ? "\\|" : "%c", *c);
+			printf(" |\n");
 		}
 	} else if (!strcmp(cmd, "header")) {
 		printf("/* Generated from grading/tests.list by grading/pipeline/plan.c: do not edit. */\n");

@@ -57,6 +57,11 @@ int registry_read(const char *path, struct reg_test *tests, int max, char *err, 
 			snprintf(err, errlen, "too many tests in the table");
 			goto bad;
 		}
+		if (strlen(p + n) >= sizeof(tests[nr].what)) {
+			snprintf(err, errlen, "%s:%d: the WHAT of %s is %zu characters, at most %zu: say it shorter",
+				 path, lineno, id, strlen(p + n), sizeof(tests[nr].what) - 1);
+			goto bad;
+		}
 		snprintf(tests[nr].id, sizeof(tests[nr].id), "%s", id);
 		tests[nr].lab = lab;
 		tests[nr].points = points;

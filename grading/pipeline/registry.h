@@ -18,7 +18,7 @@ struct reg_test {
 	int lab;
 	double points;
 	char where[16];		/* suite, suite-own, lab3, ... */
-	char what[200];
+	char what[400];
 };
 
 /*
