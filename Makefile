@@ -99,7 +99,7 @@ LAB7_REF := $(shell git -C $(WORK)/linux rev-parse -q --verify 'solution/07^{com
 LAB7_SRC := $(SUITE)/lab4-$(or $(LAB7_REF),none)
 LAB7_LAB4 := pyperf600 strobemeta
 SUITE_SKELS += $(LAB7_LAB4:%=$(SUITE)/lab7_%.skel.h)
-SUITE_HDRS := grading/suite/suite.h grading/guest/guest.h $(SUITE)/tests.h $(SUITE_SKELS)
+SUITE_HDRS := grading/suite/suite.h grading/guest/guest.h $(SUITE)/tests.h $(SUITE)/expect.h $(SUITE_SKELS)
 suite: $(SUITE)/bpfloop-suite $(BIN)/suite-judge ## build the in-guest test suite and its judge
 
 $(SUITE)/%.bpf.o: grading/suite/progs/%.bpf.c $(wildcard grading/suite/progs/*.h) | $(SUITE)
@@ -108,6 +108,9 @@ $(SUITE)/%.skel.h: $(SUITE)/%.bpf.o
 	bpftool gen skeleton $< name $* >$@.tmp && mv $@.tmp $@
 $(SUITE)/tests.h: grading/tests.list $(BIN)/plan | $(SUITE)
 	$(BIN)/plan --tests $< header >$@.tmp && mv $@.tmp $@
+# The verdicts the programs must get, from the REFUSED() lines beside them.
+$(SUITE)/expect.h: grading/suite/expect-table $(SUITE_PROGS) | $(SUITE)
+	grading/suite/expect-table $(SUITE_PROGS) >$@.tmp && mv $@.tmp $@
 $(SUITE)/bpfloop-suite: $(SUITE_TESTS) grading/suite/main.c grading/suite/kernel.c grading/guest/guest.c $(SUITE_HDRS)
 	$(CC) $(CFLAGS) -static -I$(SUITE) -Igrading/guest -o $@ $(SUITE_TESTS) grading/suite/main.c \
 		grading/suite/kernel.c grading/guest/guest.c -lbpf -lelf -lz -lzstd

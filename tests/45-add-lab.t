@@ -8,13 +8,7 @@
 T=$TESTS_OUT/add-lab
 rm -rf "$T"
 A=$T/kit W=$T/work
-mkdir -p "$A" "$W/suite"
-
-# The kit as it stands (tracked files, with their edits), as a repository
-# of its own, so that git can say what the change touched.
-(cd "$KIT" && git ls-files -z | while IFS= read -r -d '' f; do [ ! -e "$f" ] || printf '%s\0' "$f"; done |
-	tar --null -T - -cf -) | tar -xf - -C "$A"
-git -C "$A" init -q && kit_git -C "$A" add -A && kit_git -C "$A" commit -q -m kit
+kit_copy "$A"
 
 # The change, as grading/README.md's "Adding a test or a lab" has it.
 echo 'lab8.dummy 8 2 suite a number the host draws goes through a pipe in the guest and back' \
@@ -60,12 +54,7 @@ got=$(git -C "$A" status --porcelain | sort | paste -sd' ' -)
 # (the change touches neither), the rest made by the copy's own Makefile.
 # The suite's copy of lab 4's programs names the work tree's solution/07:
 # the copy sees the same work tree.
-mkdir -p "$W/bin"
-cp -p "$BIN"/* "$W/bin/"
-cp -p "$WORK"/suite/*.bpf.o "$WORK"/suite/*.skel.h "$W/suite/"
-cp -pr "$WORK"/suite/lab4-* "$W/suite/"
-ln -s "$LINUX" "$W/linux"
-cp "$WORK/accel" "$W/"
+kit_copy_work "$W"
 ts=$(now)
 if make -s -C "$A" WORK="$W" suite initramfs >"$T/make.log" 2>&1; then
 	pass "add a lab: the copy's make builds the suite, its judge and the initramfs ($(elapsed "$ts"))"

@@ -178,6 +178,26 @@ kernel_at() {
 	"$KIT/kbuild/kernel-build" --ref "$1" --slot "${2:-ref}"
 }
 
+# kit_copy A: the kit as it stands (tracked files, with their edits) in
+# A, a repository of its own, so that git can say what a change touched.
+kit_copy() {
+	mkdir -p "$1"
+	(cd "$KIT" && git ls-files -z | while IFS= read -r -d '' f; do [ ! -e "$f" ] || printf '%s\0' "$f"; done |
+		tar --null -T - -cf -) | tar -xf - -C "$1"
+	git -C "$1" init -q && kit_git -C "$1" add -A && kit_git -C "$1" commit -q -m kit
+}
+# kit_copy_work W: a work folder for a kit copy: the host tools and the
+# suite's BPF objects as they are, the work tree and the accelerator of
+# this one; the rest the copy's own make builds.
+kit_copy_work() {
+	mkdir -p "$1/bin" "$1/suite"
+	cp -p "$BIN"/* "$1/bin/"
+	cp -p "$WORK"/suite/*.bpf.o "$WORK"/suite/*.skel.h "$1/suite/"
+	cp -pr "$WORK"/suite/lab4-* "$1/suite/"
+	ln -s "$LINUX" "$1/linux"
+	cp "$WORK/accel" "$1/"
+}
+
 # Kept for the tests' wording; the kit's own function lives in lib/kit.sh.
 commit_with_patch() { kit_commit_with_patch "$@"; }
 

@@ -167,3 +167,20 @@ const char *err_name(long long err)
 		return "not reported";
 	return strerror(err < 0 ? (int)-err : (int)err);
 }
+
+static const struct refused refusals[] = {
+#define EXPECT_REFUSED(prog, err, says) { prog, err, says },
+#include "expect.h"
+#undef EXPECT_REFUSED
+	{ NULL, 0, NULL },
+};
+
+const struct refused *refused(const char *prog)
+{
+	const struct refused *r;
+
+	for (r = refusals; r->prog; r++)
+		if (!strcmp(r->prog, prog))
+			return r;
+	return NULL;
+}

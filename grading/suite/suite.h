@@ -111,6 +111,18 @@ const char *errno_note(long long ret);
 const char *err_name(long long err);
 
 /*
+ * The verdict a program of grading/suite/progs/ must get, from the
+ * REFUSED() line beside it (progs/verdict.h): the load's error and what
+ * the verifier's log must say. NULL for a program without one.
+ */
+struct refused {
+	const char *prog;
+	int err;
+	const char *says;
+};
+const struct refused *refused(const char *prog);
+
+/*
  * ---- the guest only (grading/suite/kernel.c) ----
  * The host's judge is linked without these and without libbpf; the linker
  * drops every RUN function it never calls, so a JUDGE that reached for

@@ -7,6 +7,7 @@
  */
 #include <linux/bpf.h>
 #include <bpf/bpf_helpers.h>
+#include "verdict.h"
 
 /* ret: the callback may return only 0 or 1. */
 static int ret_one(__u32 index, void *data)
@@ -30,6 +31,8 @@ int ret_bad(struct __sk_buff *skb)
 {
 	return bpf_loop(1, ret_two, NULL, 0);
 }
+/* prepare_func_exit(): the callback's R0 is checked against [0, 1]. */
+REFUSED(ret_bad, -EINVAL, "At callback return the register R0 has value (0x2; 0x0)");
 
 /* r3: the callback gets R1 and R2 only; R3 to R5 hold nothing. */
 static int use_index(__u32 index, void *data, __u64 unused)
@@ -53,6 +56,8 @@ int r3_bad(struct __sk_buff *skb)
 {
 	return bpf_loop(2, use_r3, NULL, 0);
 }
+/* check_reg_arg(): R3 of the callback is not initialised. */
+REFUSED(r3_bad, -EACCES, "R3 !read_ok");
 
 /* index: the index is any u32 to the verifier, so it must be bounded
  * before it addresses memory (here the caller's stack, through ctx). */
@@ -95,6 +100,8 @@ int index_bad(struct __sk_buff *skb)
 
 	return bpf_loop(SLOTS, fill_unchecked, &s, 0);
 }
+/* check_stack_access_within_bounds(): the index is any u32. */
+REFUSED(index_bad, -EACCES, "invalid unbounded variable-offset write to stack");
 
 /*
  * oob: ctx points into the caller's stack, and its writes stay in that
@@ -134,6 +141,8 @@ int oob_bad(struct __sk_buff *skb)
 
 	return bpf_loop(1, poke_out, words, 0);
 }
+/* check_stack_access_within_bounds(): ctx + 512 is past the caller's frame. */
+REFUSED(oob_bad, -EACCES, "invalid write to stack");
 
 /* recursion: a callback that passes itself to bpf_loop nests without end;
  * the good twin nests one level. */
@@ -165,6 +174,12 @@ int recursion_bad(struct __sk_buff *skb)
 {
 	return bpf_loop(1, nest_self, NULL, 0);
 }
+/*
+ * __check_func_call(): each nested callback takes a frame, up to 8, and
+ * the ninth is refused. (check_max_stack_depth() would say "8 frames ...
+ * too deep !" of a kernel that never checks the callbacks' bodies.)
+ */
+REFUSED(recursion_bad, -E2BIG, "the call stack of 9 frames is too deep");
 
 /*
  * deep: four frames (the program and three nested callbacks), each with a
@@ -207,5 +222,7 @@ int deep_bad(struct __sk_buff *skb)
 
 	return bpf_loop(1, deep_bad_1, pad, 0);
 }
+/* check_max_stack_depth(): the frames of a call chain share 512 bytes. */
+REFUSED(deep_bad, -EACCES, "combined stack size of ");
 
 char LICENSE[] SEC("license") = "GPL";
