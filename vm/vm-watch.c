@@ -18,11 +18,16 @@
  *
  * COMMAND runs in a process group of its own; on any verdict but "exited"
  * the whole group is killed, and so it is when vm-watch itself gets
- * SIGINT, SIGTERM or SIGHUP. Nothing is left running.
+ * SIGINT, SIGTERM or SIGHUP; and when vm-watch dies of any signal, even
+ * SIGKILL, the kernel kills COMMAND (PR_SET_PDEATHSIG). Nothing is left
+ * running.
  *
  * Verdicts (first word of the verdict file), and exit status:
  *   exited N       QEMU ended by itself with status N        0
  *                  (with the time the marker appeared, if it did)
+ *   killed N       QEMU died of signal N that vm-watch did   7
+ *                  not send (the OOM killer, a kill from
+ *                  outside, or QEMU's own crash)
  *   boot-timeout   the marker did not appear in time         3
  *   timeout        the guest ran past --timeout              4
  *   flood          the console passed --cap bytes, or the    5
@@ -39,6 +44,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -193,6 +199,10 @@ int main(int argc, char **argv)
 	}
 	if (pid == 0) {
 		setpgid(0, 0);
+		/* Dies with vm-watch, however vm-watch dies. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() == 1)
+			_exit(127);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
@@ -218,6 +228,11 @@ int main(int argc, char **argv)
 			if (marker && !marker_seen &&
 			    scan_marker(console, marker, &scanned, tail, sizeof(tail)))
 				marker_at = t;
+			if (WIFSIGNALED(status)) {
+				write_verdict(verdict, "killed %d after %.1f s: QEMU died of signal %d, which vm-watch did not send",
+					      WTERMSIG(status), t, WTERMSIG(status));
+				return 7;
+			}
 			if (marker_at >= 0)
 				write_verdict(verdict, "exited %d after %.1f s (user space at %.1f s)",
 					      code, t, marker_at);
