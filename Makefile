@@ -19,7 +19,7 @@ CFLAGS := -O2 -Wall -Wextra -Werror=implicit-function-declaration
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -I/usr/include/x86_64-linux-gnu -Wall
 
 .DEFAULT_GOAL := help
-.PHONY: help setup deps prepare host-tools suite initramfs kernel boot run test lab check \
+.PHONY: help setup preflight deps prepare host-tools suite initramfs kernel boot run test lab check \
 	grade grade-merge grade-fan-out bundle unbundle bench-first bench-grade walk handin handbook lab-tables clean-builds distclean
 
 help: ## this list
@@ -39,6 +39,9 @@ setup: ## install packages, prepare the kernel work tree, build the kit's tools 
 	@$(MAKE) -s host-tools suite initramfs
 	@kbuild/kernel-build --trusted
 
+preflight: ## check this machine can grade (sandbox, QEMU, memory, tools), as make grade and make check do first; JOBS=n
+	@lib/preflight $(if $(JOBS),--jobs "$(JOBS)") >/dev/null
+
 deps: ## install the missing Debian packages only
 	@lib/setup-deps
 
@@ -49,10 +52,12 @@ prepare: ## (re)make the kernel work tree: tags upstream and base, solution bran
 HOST_TOOLS := $(BIN)/vm-watch $(BIN)/unframe $(BIN)/excerpt $(BIN)/config-check \
 	$(BIN)/first-error $(BIN)/gen_init_cpio $(BIN)/ktap $(BIN)/helper-ids $(BIN)/linkcheck \
 	$(BIN)/intake $(BIN)/grade-report $(BIN)/plan $(BIN)/safe-copy $(BIN)/bench-first-report \
-	$(BIN)/console-check $(BIN)/walk-stamp $(BIN)/yaml-check
+	$(BIN)/console-check $(BIN)/walk-stamp $(BIN)/yaml-check $(BIN)/reap
 host-tools: $(HOST_TOOLS)
 
 $(BIN)/%: vm/%.c | $(BIN)
+	$(CC) $(CFLAGS) -o $@ $<
+$(BIN)/%: lib/%.c | $(BIN)
 	$(CC) $(CFLAGS) -o $@ $<
 $(BIN)/%: kbuild/%.c | $(BIN)
 	$(CC) $(CFLAGS) -o $@ $<

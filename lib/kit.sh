@@ -35,6 +35,35 @@ export BUILD_TIMEOUT BOOT_TIMEOUT RUN_TIMEOUT TEST_TIMEOUT SUBMISSION_TIMEOUT SU
 	CONSOLE_CAP CHANNEL_CAP CONFINE_MEM CONFINE_FILE CONFINE_FILES CONFINE_PROCS \
 	CONFINE_DISK_FLOOR CONFINE_BUILD_ROOM
 
+# The kit's exit statuses, one meaning each, for every program of the kit:
+#   0   done (whatever the grade)
+#   1   failed (a student's code, or bad input: the message says which)
+#   2   bad arguments
+#   10  a pipeline stage decided the submission's verdict (STAGE_DECIDED)
+#   75  the machine, not the submission: nothing is graded, no verdict is
+#       written; the message names the cause and the fix, and the same
+#       command run again after the fix resumes (EX_KIT; preflight, a
+#       sandbox that cannot be made, a full disk, QEMU that cannot boot
+#       the kit's own kernel, a grader killed from outside)
+#   124 a time limit (timeout(1)'s)
+#   125 lib/confine could not make the sandbox
+EX_KIT=75
+export EX_KIT
+
+# kit_error_record FILE STAGE CAUSE FIX EVIDENCE: the one record of a
+# fault of the machine (KEY<TAB>VALUE lines, as stage_status): the verdict
+# kit-error, which stage met it, its cause, the fix, and what showed it
+# was the machine's (a control's result, bwrap's own report).
+kit_error_record() {
+	local f=$1
+	{
+		printf 'verdict\tkit-error\nstage\t%s\n' "$2"
+		printf 'cause\t%s\n' "$(printf '%s' "$3" | tr '\t\n' '  ' | cut -c1-500)"
+		printf 'fix\t%s\n' "$(printf '%s' "$4" | tr '\t\n' '  ' | cut -c1-500)"
+		printf 'evidence\t%s\n' "$(printf '%s' "$5" | tr '\t\n' '  ' | cut -c1-500)"
+	} >"$f.tmp" && mv "$f.tmp" "$f"
+}
+
 # One line per stage: "==> what (log: path)".
 stage() { printf '==> %s\n' "$*" >&2; }
 note() { printf '    %s\n' "$*" >&2; }
@@ -136,16 +165,21 @@ need_tool() {
 # ids are the ones `kit_git am` gives. SCRATCH is a folder of the caller's
 # own (its index, the split mails); git's messages are added to LOG.
 # Prints the last commit. Status 1: a mail does not apply, or is not a
-# patch (LOG's "error:" line says why); 2: the kit could not work.
+# patch (LOG's "error:" line says why); 2: the kit could not work (git
+# itself died of a signal: a crash, or a kill, is no verdict on a patch).
 kit_am() {
-	local repo=$1 head=$2 scratch=$3 log=$4 mbox=$5 m name email date subject tree
+	local repo=$1 head=$2 scratch=$3 log=$4 mbox=$5 m name email date subject tree rc
 	rm -rf "$scratch/mails" && mkdir -p "$scratch/mails" || return 2
-	git mailsplit -b --keep-cr -o"$scratch/mails" -- "$mbox" >/dev/null 2>>"$log" ||
-		{ echo "error: $(basename "$mbox") is not a mailbox of patches" >>"$log"; return 1; }
+	rc=0
+	git mailsplit -b --keep-cr -o"$scratch/mails" -- "$mbox" >/dev/null 2>>"$log" || rc=$?
+	[ "$rc" -le 128 ] || return 2
+	[ "$rc" = 0 ] || { echo "error: $(basename "$mbox") is not a mailbox of patches" >>"$log"; return 1; }
 	for m in "$scratch"/mails/*; do
 		[ -f "$m" ] || { echo "error: $(basename "$mbox") holds no mail" >>"$log"; return 1; }
-		git -C "$repo" mailinfo -u "$scratch/msg" "$scratch/patch" <"$m" >"$scratch/info" 2>>"$log" ||
-			{ echo "error: could not read a mail of $(basename "$mbox")" >>"$log"; return 1; }
+		rc=0
+		git -C "$repo" mailinfo -u "$scratch/msg" "$scratch/patch" <"$m" >"$scratch/info" 2>>"$log" || rc=$?
+		[ "$rc" -le 128 ] || return 2
+		[ "$rc" = 0 ] || { echo "error: could not read a mail of $(basename "$mbox")" >>"$log"; return 1; }
 		[ -s "$scratch/patch" ] || { echo "error: Patch is empty." >>"$log"; return 1; }
 		name=$(sed -n 's/^Author: //p' "$scratch/info")
 		email=$(sed -n 's/^Email: //p' "$scratch/info")
@@ -154,7 +188,10 @@ kit_am() {
 		[ -n "$email" ] || { echo "error: Patch does not have a valid e-mail address." >>"$log"; return 1; }
 		rm -f "$scratch/index"
 		GIT_INDEX_FILE=$scratch/index git -C "$repo" read-tree "$head" 2>>"$log" || return 2
-		GIT_INDEX_FILE=$scratch/index git -C "$repo" apply --cached "$scratch/patch" >>"$log" 2>&1 || return 1
+		rc=0
+		GIT_INDEX_FILE=$scratch/index git -C "$repo" apply --cached "$scratch/patch" >>"$log" 2>&1 || rc=$?
+		[ "$rc" -le 128 ] || return 2
+		[ "$rc" = 0 ] || return 1
 		tree=$(GIT_INDEX_FILE=$scratch/index git -C "$repo" write-tree 2>>"$log") || return 2
 		{ printf '%s\n\n' "$subject"; cat "$scratch/msg"; } | git stripspace >"$scratch/message" || return 2
 		head=$(GIT_AUTHOR_NAME=$name GIT_AUTHOR_EMAIL=$email GIT_AUTHOR_DATE=${date:-2022-01-01T00:00:00Z} \
@@ -258,8 +295,9 @@ kit_stage_names() {
 	local f
 	for f in "$KIT"/grading/pipeline/stages/[0-9][0-9]-*; do echo "${f##*/[0-9][0-9]-}"; done
 }
-# meta_value FILE KEY: the last value of KEY in a KEY<TAB>VALUE file.
-meta_value() { awk -F'\t' -v k="$2" '$1 == k { v = $2 } END { print v }' "$1" 2>/dev/null; }
+# meta_value FILE KEY: the last value of KEY in a KEY<TAB>VALUE file
+# (nothing, and status 0, when there is no such file).
+meta_value() { awk -F'\t' -v k="$2" '$1 == k { v = $2 } END { print v }' "$1" 2>/dev/null || true; }
 
 # The seed of a graded commit's tests: the same for the same commit and
 # secret (a grade does not change between runs), unknown to whoever lacks
