@@ -303,6 +303,31 @@ check "grade-report: results.json is valid JSON" jq -e . "$T/class/results.json"
 [ "$(jq -r '.students[] | select(.student == "ann") | .tests[] | select(.id == "lab1.b") | .reason' "$T/class/results.json")" = "got 3, want 4 (see $T/class/students/ann/suite/boot-1/console.log)" ] &&
 	pass "grade-report: results.json has each test's verdict and reason" ||
 	fail "grade-report: results.json has each test's verdict and reason"
+# A student the machine kept from a grade (grading/pipeline/run's kit
+# error): in every class output, with no points, not a zero; the others'
+# rows are unchanged.
+s=$T/class/students/eve
+mkdir -p "$s/stages"
+printf 'student\teve\n' >"$s/meta"
+printf 'status\tkit-error\nreason\tnot graded (kit error): QEMU was killed from outside the kit\nfix\tfree memory\n' >"$s/status"
+cp "$T/class/gradebook.csv" "$T/class/gradebook.before"
+"$report" class "${R[@]}" --rubric "$T/rubric" --out "$T/class" 2>/dev/null
+[ "$(head -n 4 "$T/class/gradebook.csv")" = "$(cat "$T/class/gradebook.before")" ] &&
+	[ "$(sed -n 5p "$T/class/gradebook.csv")" = "eve,,,,,,kit-error," ] &&
+	pass "grade-report: a student not graded (kit error) has a row with no points, the others' rows unchanged" ||
+	fail "grade-report: a student not graded (kit error) has a row with no points, the others' rows unchanged" "$(cat "$T/class/gradebook.csv")"
+[ "$(jq -r '.not_graded[] | select(.student == "eve") | [.status, (.total | tostring), .fix] | join("|")' "$T/class/results.json")" = "kit-error|null|free memory" ] &&
+	[ "$(jq -r '[.students[].student] | join(" ")' "$T/class/results.json")" = "ann bob cyd" ] &&
+	pass "grade-report: results.json lists it under not_graded, with the fix and no total" ||
+	fail "grade-report: results.json lists it under not_graded, with the fix and no total" "$(jq -c .not_graded "$T/class/results.json")"
+expect_grep "grade-report: summary.md says who is not graded, and why" '^- eve: not graded .*kit error.*QEMU was killed' "$T/class/summary.md"
+expect_grep "grade-report: junit.xml gives it one error of the machine" 'name="not graded"><error type="kit-error"' "$T/class/junit.xml"
+grep -q 'eve' <(grep -A3 '^| Score' "$T/class/summary.md") &&
+	fail "grade-report: a student not graded counts in no statistic" ||
+	pass "grade-report: a student not graded counts in no statistic"
+expect_grep "grade-report: ... and the class still counts three graded" '^3 students graded' "$T/class/summary.md"
+rm -rf "$s"
+"$report" class "${R[@]}" --rubric "$T/rubric" --out "$T/class" 2>/dev/null
 check "grade-report: junit.xml is well-formed XML" xmllint --noout "$T/class/junit.xml"
 [ "$(xmllint --xpath 'count(//testsuite[@name="ann"]/testcase/error)' "$T/class/junit.xml")" = 1 ] &&
 	[ "$(xmllint --xpath 'count(//testsuite[@name="ann"]/testcase/failure)' "$T/class/junit.xml")" = 2 ] &&

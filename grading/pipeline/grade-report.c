@@ -482,13 +482,31 @@ static void read_class(const char *out)
 			continue;	/* NAME.partial: not finished */
 		snprintf(dir, sizeof(dir), "%s/%s", path, e->d_name);
 		snprintf(scores, sizeof(scores), "%s/scores.tsv", dir);
-		if (stat(scores, &st))
-			continue;
-		if (nr_students == MAX_STUDENTS)
-			fail("more than %d students in %s", MAX_STUDENTS, path);
 		s = calloc(1, sizeof(*s));
 		if (!s)
 			fail("out of memory");
+		if (stat(scores, &st)) {
+			/* Not graded: the machine's fault (kit-error), or not done. */
+			struct student st_only = { 0 };
+			char status[4500];
+
+			snprintf(status, sizeof(status), "%s/status", dir);
+			if (!read_kv(&st_only, status) || strcmp(meta(&st_only, "status"), "kit-error") ||
+			    nr_ungraded == MAX_STUDENTS) {
+				free(s);
+				continue;
+			}
+			read_kv(s, status);
+			snprintf(status, sizeof(status), "%s/meta", dir);
+			read_kv(s, status);
+			copy_text(s->name, sizeof(s->name), meta(s, "student"));
+			if (!s->name[0])
+				copy_text(s->name, sizeof(s->name), e->d_name);
+			ungraded[nr_ungraded++] = s;
+			continue;
+		}
+		if (nr_students == MAX_STUDENTS)
+			fail("more than %d students in %s", MAX_STUDENTS, path);
 		read_meta(s, dir);
 		copy_text(s->name, sizeof(s->name), meta(s, "student"));
 		if (!s->name[0])
@@ -498,6 +516,7 @@ static void read_class(const char *out)
 	}
 	closedir(d);
 	qsort(students, nr_students, sizeof(students[0]), cmp_student);
+	qsort(ungraded, nr_ungraded, sizeof(ungraded[0]), cmp_student);
 }
 
 static int do_class(const char *out)

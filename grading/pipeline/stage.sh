@@ -6,8 +6,10 @@
 # PIPE_FOLDER, PIPE_SLOT, PIPE_RUBRIC, PIPE_EXTRA, PIPE_T0) and the earlier
 # stages' work from their files in PIPE_DIR, never from their messages.
 # Its exit status: 0, go on; STAGE_DECIDED, the submission's verdict is
-# decided (it does not apply, does not build...): go to scoring; any
-# other, the kit failed (nothing is published).
+# decided (it does not apply, does not build...): go to scoring; EX_KIT
+# (kit_fault), the machine stopped it, with the cause and the fix in
+# stages/kit-error; any other, a tool of the kit failed. In the last two
+# cases no verdict is written: the submission is not graded (kit error).
 # Its first lines say what it leaves in PIPE_DIR ("# leaves: PATTERN...",
 # relative to it): a replay from a stage (run --from) removes what that
 # stage and the later ones left, and keeps the earlier stages' files.
@@ -42,3 +44,10 @@ say() {
 }
 # decided: the stage has written the submission's verdict; score it.
 decided() { exit "$STAGE_DECIDED"; }
+# kit_fault CAUSE FIX [EVIDENCE]: the machine, not the submission, stopped
+# this stage (lib/kit.sh's EX_KIT): its record in DIR/stages/kit-error, and
+# no verdict; the pipeline publishes the submission as not graded.
+kit_fault() {
+	kit_error_record "$d/stages/kit-error" "$STAGE" "$1" "$2" "${3:-}"
+	exit "$EX_KIT"
+}

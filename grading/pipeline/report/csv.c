@@ -57,6 +57,14 @@ static void write_gradebook(const char *out, const char **warnings, int nr_warni
 		csv_field(f, meta(s, "flags"));
 		fputc('\n', f);
 	}
+	/* Not graded (kit error): no points at all, not a zero. */
+	for (i = 0; i < nr_ungraded; i++) {
+		csv_field(f, ungraded[i]->name);
+		for (lab = 0; lab < MAX_LABS; lab++)
+			if (lab_used[lab])
+				fputc(',', f);
+		fprintf(f, ",,,kit-error,\n");
+	}
 	commit_tmp(f, tmp, out, "gradebook.csv");
 }
 REPORT_WRITER("gradebook.csv", write_gradebook)

@@ -91,6 +91,21 @@ static void write_index(const char *out, const char **warnings, int nr_warnings)
 
 	rubric_name = rubric_name ? rubric_name + 1 : rubric_path;
 	fprintf(f, "---\ntitle: The class at a glance\nlang: en\n---\n\n");
+	if (nr_ungraded) {
+		fprintf(f, "**Not graded (kit error)**: the grading machine failed for %d student%s, and no "
+			"grade was given. Fix the cause, then run the same `make grade` again.\n\n",
+			nr_ungraded, nr_ungraded == 1 ? "" : "s");
+		for (i = 0; i < nr_ungraded; i++) {
+			copy(reason, sizeof(reason), meta(ungraded[i], "reason"));
+			scrub(reason, sizeof(reason), out);
+			fprintf(f, "- [");
+			md_text(f, ungraded[i]->name);
+			fprintf(f, "]{.status-bad}: ");
+			md_text(f, reason);
+			fprintf(f, "\n");
+		}
+		fprintf(f, "\n");
+	}
 	fprintf(f, "%d student%s, graded with ", nr_students, nr_students == 1 ? "" : "s");
 	if (rubric_name) {
 		fprintf(f, "the rubric ");

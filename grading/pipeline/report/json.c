@@ -106,7 +106,20 @@ static void write_json(const char *out, const char **warnings, int nr_warnings)
 		}
 		fprintf(f, "\n      ]\n    }");
 	}
-	fprintf(f, "\n  ]\n}\n");
+	/* Not graded (kit error): the cause and the fix, no points. */
+	fprintf(f, "\n  ],\n  \"not_graded\": [");
+	for (i = 0; i < nr_ungraded; i++) {
+		struct student *s = ungraded[i];
+
+		fprintf(f, "%s\n    {\"student\": ", i ? "," : "");
+		json_string(f, s->name);
+		fprintf(f, ", \"status\": \"kit-error\", \"reason\": ");
+		json_string(f, meta(s, "reason"));
+		fprintf(f, ", \"fix\": ");
+		json_string(f, meta(s, "fix"));
+		fprintf(f, ", \"total\": null}");
+	}
+	fprintf(f, "%s]\n}\n", nr_ungraded ? "\n  " : "");
 	commit_tmp(f, tmp, out, "results.json");
 }
 REPORT_WRITER("results.json", write_json)

@@ -89,6 +89,20 @@ static void write_junit(const char *out, const char **warnings, int nr_warnings)
 		}
 		fprintf(f, "  </testsuite>\n");
 	}
+	/* Not graded (kit error): one error, the machine's, and no score. */
+	for (i = 0; i < nr_ungraded; i++) {
+		struct student *s = ungraded[i];
+
+		fprintf(f, "  <testsuite name=\"");
+		xml_text(f, s->name);
+		fprintf(f, "\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0\">\n");
+		fprintf(f, "    <properties><property name=\"status\" value=\"kit-error\"/></properties>\n");
+		fprintf(f, "    <testcase classname=\"");
+		xml_text(f, s->name);
+		fprintf(f, "\" name=\"not graded\"><error type=\"kit-error\" message=\"");
+		xml_text(f, meta(s, "reason"));
+		fprintf(f, "\"/></testcase>\n  </testsuite>\n");
+	}
 	fprintf(f, "</testsuites>\n");
 	commit_tmp(f, tmp, out, "junit.xml");
 }

@@ -73,6 +73,14 @@ extern int nr_rubric;
 extern const char *rubric_path;
 extern struct student *students[MAX_STUDENTS];
 extern int nr_students;
+/*
+ * The students the machine kept from a grade (status kit-error: a fault
+ * of the grading machine, grading/pipeline/run): no points, in no
+ * statistic; every class output lists them as "not graded (kit error)"
+ * with the cause (meta "reason"), and the next run grades them.
+ */
+extern struct student *ungraded[MAX_STUDENTS];
+extern int nr_ungraded;
 extern bool lab_used[MAX_LABS];
 
 struct rubric_line *rubric_find(const char *id);

@@ -18,6 +18,19 @@ static void write_summary(const char *out, const char **warnings, int nr_warning
 	fprintf(f, "# The class at a glance\n\n");
 	fprintf(f, "%d student%s graded with %s.\n\n", nr_students,
 		nr_students == 1 ? "" : "s", rubric_path ? rubric_path : "the kit's default points");
+	if (nr_ungraded) {
+		fprintf(f, "## Not graded (kit error)\n\nThe grading machine failed for %d student%s: no grade "
+			"was given. Fix the cause, then run the same `make grade` again: it grades them.\n\n",
+			nr_ungraded, nr_ungraded == 1 ? "" : "s");
+		for (i = 0; i < nr_ungraded; i++) {
+			fprintf(f, "- ");
+			md_text(f, ungraded[i]->name);
+			fprintf(f, ": ");
+			md_text(f, meta(ungraded[i], "reason"));
+			fprintf(f, "\n");
+		}
+		fprintf(f, "\n");
+	}
 	if (!nr_students) {
 		commit_tmp(f, tmp, out, "summary.md");
 		free(pct);

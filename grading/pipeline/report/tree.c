@@ -162,6 +162,8 @@ struct score *score_find(struct student *s, const char *id)
 
 struct student *students[MAX_STUDENTS];
 int nr_students;
+struct student *ungraded[MAX_STUDENTS];
+int nr_ungraded;
 
 bool lab_used[MAX_LABS];
 
