@@ -305,11 +305,13 @@ fi
 env CONFINE_DISK_FLOOR=$((1 << 50)) make -s -C "$KIT" grade SUBMISSIONS="$T/tight" OUT="$T/tight-out" \
 	>"$T/tight.log" 2>&1
 check "disk: a build the disk has no room for is the kit's failure (exit 2)" test $? = 2
-[ ! -e "$T/tight-out/students/include-secret" ] && ! grep -q '^include-secret,' "$T/tight-out/gradebook.csv" 2>/dev/null &&
-	pass "disk: ... nothing is published for the student" ||
-	fail "disk: ... nothing is published for the student" "$(ls "$T/tight-out/students" 2>&1)"
+[ ! -e "$T/tight-out/students/include-secret/scores.tsv" ] &&
+	[ "$(meta_value "$T/tight-out/students/include-secret/status" status)" = kit-error ] &&
+	grep -qE '^include-secret,(,)*,kit-error,' "$T/tight-out/gradebook.csv" &&
+	pass "disk: ... the student is not graded (kit error): no verdict, no points" ||
+	fail "disk: ... the student is not graded (kit error): no verdict, no points" "$(ls "$T/tight-out/students" 2>&1; cat "$T/tight-out/gradebook.csv")"
 expect_grep "disk: ... the error names the limit and the fix" 'CONFINE_DISK_FLOOR.*make clean-builds' "$T/tight.log"
-expect_grep "disk: ... and the run says the student is to be graded again" 'no result because the kit failed' "$T/tight.log"
+expect_grep "disk: ... and the run says the student is to be graded again" 'run the same command again: it grades exactly those 1' "$T/tight.log"
 expect_grep "disk: with no room above the floor, the default is one worker, and the run says why" \
 	'no room for a worker.*CONFINE_DISK_FLOOR.*grading with 1 worker' "$T/tight.log"
 expect_grep "disk: ... and grades with it" 'with 1 worker' "$T/tight.log"
