@@ -158,7 +158,7 @@ run: initramfs ## build, boot and run CMD='...' in the guest (REF= to pick a com
 lab: ## start or resume lab N (make lab N=1; FROM=mine starts from your own previous lab)
 	@labs/start-lab "$(N)" "$(FROM)"
 
-check: initramfs ## build the work tree, boot it, run the current lab's tests (N=, ONLY=)
+check: initramfs ## build the work tree, boot it, run the tests of labs 0..k, k being the lab branch's number (N=, ONLY=)
 	@grading/student/check "$(N)" "$(ONLY)"
 
 grade: ## grade every submission in SUBMISSIONS= (default: the samples) into OUT= (REPLAY=score: rescore only)
