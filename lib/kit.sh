@@ -64,6 +64,18 @@ kit_error_record() {
 	} >"$f.tmp" && mv "$f.tmp" "$f"
 }
 
+# kit_root_warning: a warning when root runs the kit in a checkout that
+# belongs to another user (sudo make ..., say): the work folder and the
+# compiler cache it makes would be root's, and that user's own commands
+# could not write them later.
+kit_root_warning() {
+	local owner
+	[ "$(id -u)" = 0 ] || return 0
+	owner=$(stat -c %U "$KIT" 2>/dev/null || echo root)
+	[ "$owner" != root ] || [ -n "${SUDO_USER:-}" ] || return 0
+	warn "this runs as root, in a checkout that belongs to ${SUDO_USER:-$owner}: the work folder ($WORK) and the compiler cache would belong to root. Run make as ${SUDO_USER:-$owner}; root is needed only to install missing packages."
+}
+
 # One line per stage: "==> what (log: path)".
 stage() { printf '==> %s\n' "$*" >&2; }
 note() { printf '    %s\n' "$*" >&2; }

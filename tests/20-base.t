@@ -108,10 +108,12 @@ out=$(KIT_PACKAGES=$T/packages setpriv --reuid=65534 --regid=65534 --clear-group
 	env WORK="$T/nobody-work" "$KIT/lib/setup-deps" 2>&1)
 st=$?
 if [ "$st" = 1 ] && grep -q 'needs root' <<<"$out" &&
-	grep -q 'sudo apt-get install -y --no-install-recommends bpfloop-lab-no-such-package' <<<"$out"; then
-	pass "setup: without root, it names the missing packages and the exact apt-get command"
+	grep -qF "su -c 'apt-get update && apt-get install -y --no-install-recommends bpfloop-lab-no-such-package'" <<<"$out" &&
+	grep -q 'ask your administrator to install: make bpfloop-lab-no-such-package\|ask your administrator to install: bpfloop-lab-no-such-package' <<<"$out" &&
+	{ ! command -v sudo >/dev/null || grep -q 'sudo apt-get install -y --no-install-recommends bpfloop-lab-no-such-package' <<<"$out"; }; then
+	pass "setup: without root, it names the missing packages and the exact commands (su -c, and sudo where there is one)"
 else
-	fail "setup: without root, it names the missing packages and the exact apt-get command" "status $st: $out"
+	fail "setup: without root, it names the missing packages and the exact commands (su -c, and sudo where there is one)" "status $st: $out"
 fi
 
 # A disk that fills up during extraction: a clear error, no half-made tree.
