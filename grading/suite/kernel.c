@@ -138,7 +138,8 @@ static int diag_print(enum libbpf_print_level level, const char *fmt, va_list ap
 	if (level == LIBBPF_DEBUG)
 		return 0;
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	diag("libbpf: %s", buf);
+	/* Most of libbpf's lines name it already. */
+	diag("%s%s", strncmp(buf, "libbpf: ", 8) ? "libbpf: " : "", buf);
 	return 0;
 }
 
