@@ -327,6 +327,17 @@ grep -q 'eve' <(grep -A3 '^| Score' "$T/class/summary.md") &&
 	pass "grade-report: a student not graded counts in no statistic"
 expect_grep "grade-report: ... and the class still counts three graded" '^3 students graded' "$T/class/summary.md"
 rm -rf "$s"
+# The commonest reasons take numbers as N, but not the digits of an
+# error's name.
+s=$T/class/students/fay
+mkdir -p "$s/stages"
+printf 'student\tfay\n' >"$s/meta"
+printf 'verdict\tok\n' >"$s/stages/build"
+printf 'lab1.a\tfail\t0\treturned -EINVAL for 8388609 loops, want -E2BIG\n' >"$s/results.tsv"
+"$report" student "${R[@]}" --rubric "$T/rubric" --dir "$s" >/dev/null
+"$report" class "${R[@]}" --rubric "$T/rubric" --out "$T/class" 2>/dev/null
+expect_grep "grade-report: a reason's class keeps E2BIG's digit, and makes the count N" 'returned -EINVAL for N loops, want -E2BIG' "$T/class/summary.md"
+rm -rf "$s"
 "$report" class "${R[@]}" --rubric "$T/rubric" --out "$T/class" 2>/dev/null
 check "grade-report: junit.xml is well-formed XML" xmllint --noout "$T/class/junit.xml"
 [ "$(xmllint --xpath 'count(//testsuite[@name="ann"]/testcase/error)' "$T/class/junit.xml")" = 1 ] &&

@@ -278,6 +278,7 @@ done
 	pass "intake: a hidden folder is not a student" || fail "intake: a hidden folder is not a student"
 [ -d "$T/adv/students/ada_lovelace" ] && pass "intake: 'ada lovelace' is graded as ada_lovelace" ||
 	fail "intake: 'ada lovelace' is graded as ada_lovelace"
+expect_grep "handin: results.json's time is the hours, not the branch" $'^time\thours: 5$' "$T/adv/students/handed-in/meta"
 [ "$(status handed-in)" = graded ] && [ "$(total "$T/adv" handed-in)" = 35 ] &&
 	pass "handin: make handin's folder grades: labs 0-2 in full plus the extra test (35)" ||
 	fail "handin: make handin's folder grades: labs 0-2 in full plus the extra test (35)" "$(grep handed-in "$T/adv/gradebook.csv")"

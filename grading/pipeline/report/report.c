@@ -63,6 +63,12 @@ void reason_class(const char *in, char *out, size_t len)
 	size_t n = 0;
 
 	while (*in && n + 1 < len) {
+		/* Digits inside a name in capitals (E2BIG) are the name's. */
+		if (*in >= '0' && *in <= '9' && n && out[n - 1] >= 'A' && out[n - 1] <= 'Z') {
+			while (*in >= '0' && *in <= '9' && n + 1 < len)
+				out[n++] = *in++;
+			continue;
+		}
 		if (*in >= '0' && *in <= '9') {
 			/* A number, decimal or hex (an address): one N. */
 			while ((*in >= '0' && *in <= '9') || (*in >= 'a' && *in <= 'f') || *in == 'x')
