@@ -161,10 +161,11 @@ lab: ## start or resume lab N (make lab N=1; FROM=mine starts from your own prev
 check: initramfs ## build the work tree, boot it, run the tests of labs 0..k, k being the lab branch's number (N=, ONLY=)
 	@grading/student/check "$(N)" "$(ONLY)"
 
-grade: ## grade every submission in SUBMISSIONS= (default: the samples) into OUT= (REPLAY=score: rescore only)
+grade: ## grade every submission in SUBMISSIONS= (default: the samples) into OUT= (REPLAY=score: rescore only; STUDENTS=a,b: those again)
 	@grading/instructor/grade $(if $(SUBMISSIONS),--submissions "$(SUBMISSIONS)") $(if $(OUT),--out "$(OUT)") \
 		$(if $(RUBRIC),--rubric "$(RUBRIC)") $(if $(EXTRA_TESTS),--extra-tests "$(EXTRA_TESTS)") \
-		$(if $(JOBS),--jobs "$(JOBS)") $(if $(filter 1 yes,$(FORCE)),--force) $(if $(REPLAY),--from "$(REPLAY)")
+		$(if $(JOBS),--jobs "$(JOBS)") $(if $(filter 1 yes,$(FORCE)),--force) $(if $(REPLAY),--from "$(REPLAY)") \
+		$(if $(STUDENTS),--students "$(STUDENTS)")
 
 bench-first: ## a new user's first contact: make grade, a first lab 3 grade, make check after an edit, from an empty work folder and cache (work/bench/first.md)
 	@grading/instructor/bench-first

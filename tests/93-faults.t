@@ -271,6 +271,23 @@ for x in "a:$ra:no-apply" "b:$rb:no-build"; do
 	same_book "faults: two classes at once in one work folder: class $c gets the gradebook it gets alone" "$T/two-$c" only-lab1 "$other"
 done
 
+# ---- STUDENTS=: one student graded again, the others kept ----
+keep=$(stat -c %Y "$T/tool/students/only-lab1/scores.tsv")
+redo=$(stat -c %Y "$T/tool/students/no-apply/scores.tsv")
+sleep 1
+grade_light "$T/tool" --students no-apply
+rc=$?
+[ "$rc" = 0 ] && [ "$(stat -c %Y "$T/tool/students/only-lab1/scores.tsv")" = "$keep" ] &&
+	[ "$(stat -c %Y "$T/tool/students/no-apply/scores.tsv")" != "$redo" ] &&
+	pass "grade: STUDENTS=no-apply grades that student again and keeps the other's grade" ||
+	fail "grade: STUDENTS=no-apply grades that student again and keeps the other's grade" "status $rc: $(tail -n 3 "$T/tool.log")"
+same_book "grade: ... and the gradebook is the same" "$T/tool" no-apply only-lab1
+grade_light "$T/tool" --students nobody
+rc=$?
+[ "$rc" = 2 ] && grep -q "'nobody' is no student" "$T/tool.log" &&
+	pass "grade: STUDENTS= naming no student of the class is refused, naming the students" ||
+	fail "grade: STUDENTS= naming no student of the class is refused, naming the students" "status $rc: $(tail -n 2 "$T/tool.log")"
+
 # ---- one run per OUT: the second says who holds it ----
 exec 9>>"$T/base/.lock"
 flock 9
