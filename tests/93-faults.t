@@ -80,6 +80,12 @@ same_book() {
 		fail "$name" "$(diff <(echo "$want") "$out/gradebook.csv" | head -n 8)"
 	fi
 }
+# expect_not_graded NAME RC OUT STUDENT: the run stopped (exit 75), and
+# STUDENT is not graded (kit error): no verdict, no points.
+expect_not_graded() {
+	[ "$2" = 75 ] && [ "$(status_of "$3" "$4")" = kit-error ] && [ ! -f "$3/students/$4/scores.tsv" ] && pass "$1" ||
+		fail "$1" "status $2, $4: $(status_of "$3" "$4")"
+}
 # survivors TOKEN: the processes still marked with a run's token.
 survivors() { grep -lzx "KIT_RUN=$1" /proc/[0-9]*/environ 2>/dev/null | wc -l; }
 # expect_no_survivors NAME OUT: none of OUT's last run's processes lives.
@@ -124,9 +130,7 @@ rc=$?
 # ---- the sandbox denied mid-class: the build is no verdict ----
 PATH=$T/no-build-sandbox:$PATH grade "$T/mid" --jobs 1
 rc=$?
-[ "$rc" = 75 ] && [ "$(status_of "$T/mid" no-build)" = kit-error ] &&
-	pass "faults: sandbox lost mid-class: the student is not graded (kit error), the run stops (exit 75)" ||
-	fail "faults: sandbox lost mid-class: the student is not graded (kit error), the run stops (exit 75)" "status $rc, no-build: $(status_of "$T/mid" no-build)"
+expect_not_graded "faults: sandbox lost mid-class: the student is not graded (kit error), the run stops (exit 75)" "$rc" "$T/mid" no-build
 expect_grep "faults: sandbox lost mid-class: the cause is named" 'sandbox could not be made' "$T/mid/students/no-build/stages/kit-error"
 expect_grep "faults: sandbox lost mid-class: the gradebook shows no points for it" '^no-build,(,)*,kit-error,' "$T/mid/gradebook.csv"
 expect_grep "faults: sandbox lost mid-class: the run says how to resume" 'run the same command again' "$T/mid.log"
@@ -138,9 +142,7 @@ same_book "faults: sandbox back: the gradebook is the undisturbed one" "$T/mid"
 # ---- QEMU cannot start mid-class; the control fails too ----
 PATH=$T/no-qemu:$PATH grade_light "$T/qemu"
 rc=$?
-[ "$rc" = 75 ] && [ "$(status_of "$T/qemu" only-lab1)" = kit-error ] &&
-	pass "faults: QEMU refuses: the student is not graded (kit error), exit 75" ||
-	fail "faults: QEMU refuses: the student is not graded (kit error), exit 75" "status $rc, only-lab1: $(status_of "$T/qemu" only-lab1)"
+expect_not_graded "faults: QEMU refuses: the student is not graded (kit error), exit 75" "$rc" "$T/qemu" only-lab1
 expect_grep "faults: QEMU refuses: the cause names QEMU and the control" 'base kernel too' "$T/qemu/students/only-lab1/stages/kit-error"
 expect_grep "faults: QEMU refuses: the fix names VM_MEM" 'VM_MEM|preflight' "$T/qemu/students/only-lab1/stages/kit-error"
 grade_light "$T/qemu"
@@ -157,50 +159,38 @@ rc=$?
 	fail "faults: a kernel that stops QEMU every time is the student's: graded, its tests crash (the control booted)" "status $rc: $(cat "$T/own/gradebook.csv" 2>/dev/null)"
 expect_grep "faults: ... and the control's result is recorded" $'^control\t' "$T/own/students/only-lab1/meta"
 
-# ---- QEMU killed from outside mid-run ----
-(
-	for _ in $(seq 600); do
-		p=$(pgrep -f "^qemu-system-x86_64 .*$T/killed/students/only-lab1.partial/suite" | head -n 1)
-		[ -n "$p" ] && { sleep 1; kill -9 "$p"; exit 0; }
-		sleep 0.5
-	done
-) &
-killer=$!
-grade_light "$T/killed"
-rc=$?
-wait "$killer"
-[ "$rc" = 75 ] && [ "$(status_of "$T/killed" only-lab1)" = kit-error ] &&
-	pass "faults: QEMU killed from outside: not graded (kit error), exit 75" ||
-	fail "faults: QEMU killed from outside: not graded (kit error), exit 75" "status $rc, only-lab1: $(status_of "$T/killed" only-lab1)"
-expect_grep "faults: QEMU killed from outside: the cause says so" 'killed from outside' "$T/killed/students/only-lab1/stages/kit-error"
-grade_light "$T/killed"
-same_book "faults: after QEMU was killed, the resume gives the undisturbed gradebook" "$T/killed" no-apply only-lab1
-
-# ---- the kit's own QEMU watcher killed from outside (its QEMU dies with it) ----
-(
-	for _ in $(seq 600); do
-		p=$(pgrep -f "^[^ ]*vm-watch .*$T/watch/students/only-lab1.partial/suite" | head -n 1)
-		[ -n "$p" ] && { sleep 1; kill -9 "$p"; exit 0; }
-		sleep 0.5
-	done
-) &
-killer=$!
-grade_light "$T/watch"
-rc=$?
-wait "$killer"
-[ "$rc" = 75 ] && [ "$(status_of "$T/watch" only-lab1)" = kit-error ] &&
-	grep -q 'vm-watch, which watched QEMU, died of signal 9' "$T/watch/students/only-lab1/stages/kit-error" &&
-	pass "faults: the QEMU watcher killed from outside: not graded (kit error), the cause named" ||
-	fail "faults: the QEMU watcher killed from outside: not graded (kit error), the cause named" "status $rc, only-lab1: $(status_of "$T/watch" only-lab1)"
-grade_light "$T/watch"
-same_book "faults: after the watcher was killed, the resume gives the undisturbed gradebook" "$T/watch" no-apply only-lab1
+# ---- QEMU, or the kit's watcher of it, killed from outside mid-run ----
+# killed_mid WHAT OUT PATTERN CAUSE: the light class graded into OUT while
+# the first process matching PATTERN (only-lab1's boot) is killed once;
+# then the student is not graded, with CAUSE in its record, and the
+# resume gives the undisturbed gradebook.
+killed_mid() {
+	local what=$1 out=$2 pattern=$3 cause=$4 killer rc
+	(
+		for _ in $(seq 600); do
+			p=$(pgrep -f "$pattern" | head -n 1)
+			[ -n "$p" ] && { sleep 1; kill -9 "$p"; exit 0; }
+			sleep 0.5
+		done
+	) &
+	killer=$!
+	grade_light "$out"
+	rc=$?
+	wait "$killer"
+	expect_not_graded "faults: $what killed from outside: not graded (kit error), exit 75" "$rc" "$out" only-lab1
+	expect_grep "faults: $what killed from outside: the cause says so" "$cause" "$out/students/only-lab1/stages/kit-error"
+	grade_light "$out"
+	same_book "faults: after $what was killed, the resume gives the undisturbed gradebook" "$out" no-apply only-lab1
+}
+killed_mid QEMU "$T/killed" "^qemu-system-x86_64 .*$T/killed/students/only-lab1.partial/suite" 'QEMU was killed from outside'
+# (QEMU dies with its watcher.)
+killed_mid "the QEMU watcher" "$T/watch" "^[^ ]*vm-watch .*$T/watch/students/only-lab1.partial/suite" \
+	'vm-watch, which watched QEMU, died of signal 9'
 
 # ---- a host tool that crashes ----
 PATH=$T/crashing-git:$PATH grade_light "$T/tool" --jobs 1
 rc=$?
-[ "$rc" = 75 ] && [ "$(status_of "$T/tool" no-apply)" = kit-error ] &&
-	pass "faults: git crashing on a patch is no does-not-apply: not graded (kit error)" ||
-	fail "faults: git crashing on a patch is no does-not-apply: not graded (kit error)" "status $rc, no-apply: $(status_of "$T/tool" no-apply)"
+expect_not_graded "faults: git crashing on a patch is no does-not-apply: not graded (kit error)" "$rc" "$T/tool" no-apply
 grade_light "$T/tool"
 same_book "faults: git back: the gradebook is the undisturbed one" "$T/tool" no-apply only-lab1
 
