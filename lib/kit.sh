@@ -99,6 +99,17 @@ toolchain_id() {
 	{ gcc --version | sed -n 1p; ld --version | sed -n 1p; pahole --version
 		make --version | sed -n 1p; } 2>&1 | sha256sum | cut -c1-8
 }
+# kit_toolchain: the versions of the tools that make a grade, on one line
+# (each student's meta and the class's run.info carry it, so that a regrade
+# can say whether it graded with the same tools).
+kit_toolchain() {
+	printf 'gcc %s, clang %s, pahole %s, qemu %s, libbpf %s, %s' \
+		"$(gcc -dumpfullversion 2>/dev/null || echo none)" "$(clang -dumpversion 2>/dev/null || echo none)" \
+		"$(pahole --version 2>/dev/null || echo none)" \
+		"$(qemu-system-x86_64 --version 2>/dev/null | sed -n '1s/.*version \([^ ]*\).*/\1/p')" \
+		"$(dpkg-query -W -f='${Version}' libbpf-dev 2>/dev/null || echo none)" \
+		"$(bpftool version 2>/dev/null | sed -n 1p || echo 'bpftool none')"
+}
 # kit_packages: the Debian packages the kit installs, one a line.
 kit_packages() { grep -v '^#' "${KIT_PACKAGES:-$KIT/lib/packages}" | grep -v '^$'; }
 # kit_missing_packages: those of kit_packages that are not installed.

@@ -30,7 +30,7 @@ static void json_string(FILE *f, const char *s)
 
 static const char *const meta_in_json[] = {
 	"folder", "status", "reason", "flags", "format", "submission", "commit", "kernel", "base",
-	"kit", "config", "accel", "seed", "seconds", "time", NULL,
+	"kit", "config", "accel", "tools", "seed", "seconds", "time", NULL,
 };
 
 static void write_json(const char *out, const char **warnings, int nr_warnings)
