@@ -165,6 +165,30 @@ if [ -d "$LINUX/.git" ] && git -C "$LINUX" rev-parse -q --verify solution/06 >/d
 		fail "intake flags: the reference series is not flagged" "$(git -C "$LINUX" diff base solution/06 | "$BIN/intake" flags | head -n 5)"
 fi
 
+# intake reference: a lab whose change is the reference's own, line for
+# line (white space aside; lines a later lab changes do not count).
+printf '+++ b/k.c\n+int bpf_loop_helper_body(void)\n+\treturn callback_result_value;\n+  int   spaced_out_line = 1;\n+short\n+// a comment line of no weight\n' >ref1.diff
+printf '+++ b/k.c\n+int second_lab_line_one(void);\n+int second_lab_line_two(void);\n' >ref2.diff
+cat ref1.diff ref2.diff >series.diff
+printf '+++ b/k.c\n+int bpf_loop_helper_body(void)\n+ return callback_result_value;\n+int spaced_out_line=1;\n+int second_lab_line_one(void);\n+int my_own_second_line(void);\n' >student.diff
+"$BIN/intake" reference student.diff series.diff 1=ref1.diff 2=ref2.diff >reference.out
+# (REF_MIN_LINE is 8: the test's labs are smaller, so no match word; the counts say it.)
+if [ "$(cat reference.out)" = "1 3 3
+2 1 2" ]; then
+	pass "intake reference: counts a lab's reference lines the submission adds, white space and short or comment lines aside"
+else
+	fail "intake reference: counts a lab's reference lines the submission adds, white space and short or comment lines aside" "$(cat reference.out)"
+fi
+if [ -d "$LINUX/.git" ] && git -C "$LINUX" rev-parse -q --verify solution/02 >/dev/null; then
+	git -C "$LINUX" diff base solution/02 >series.diff
+	git -C "$LINUX" diff base solution/01 >ref1.diff
+	git -C "$LINUX" diff solution/01 solution/02 >ref2.diff
+	git -C "$LINUX" diff base solution/01 >student.diff
+	[ "$("$BIN/intake" reference student.diff series.diff 1=ref1.diff 2=ref2.diff | awk '{ print $1 ":" $4 }' | paste -sd' ')" = "1:match 2:" ] &&
+		pass "intake reference: solution/01 matches the reference of lab 1, not of lab 2" ||
+		fail "intake reference: solution/01 matches the reference of lab 1, not of lab 2" "$("$BIN/intake" reference student.diff series.diff 1=ref1.diff 2=ref2.diff)"
+fi
+
 # excerpt: the oops, not the boot chatter.
 { for i in $(seq 1 100); do echo "[ 0.$i] boot line $i"; done
   echo "[ 1.0] BUG: kernel NULL pointer dereference, address: 000000000000000c"

@@ -47,6 +47,20 @@ while read -r student status points rest; do
 			fail "samples: $student: $id is $want" "got ${got:-no result}: $(col "$s/scores.tsv" "$id" 7)"
 	done
 done <"$KIT/grading/samples-expect"
+# The kit ships its reference: a lab whose change is the reference's own
+# is marked for a person to read (gradebook flags reference:N), and a lab
+# the student wrote is not; the points stay the tests'.
+reflabs() { cell "$T/samples" "$1" flags | sed -n 's/.*reference:\([0-9,]*\).*/,\1,/p'; }
+nlabs=$(basename "$(find "$KIT/solutions" -mindepth 1 -maxdepth 1 -type d -name '[0-9][0-9]-*' | sort | tail -n 1)" | cut -c1-2)
+[ "$(reflabs reference)" = ",$(seq -s, 1 "$((10#$nlabs))")," ] &&
+	pass "samples: the reference is marked as the kit's reference for every lab" ||
+	fail "samples: the reference is marked as the kit's reference for every lab" "flags: $(cell "$T/samples" reference flags)"
+[[ $(reflabs off-by-one) != *,1,* ]] && [[ $(reflabs off-by-one) == *,2,* ]] &&
+	[[ $(reflabs oops-lab2) != *,2,* ]] && [[ $(reflabs oops-lab2) == *,1,* ]] &&
+	pass "samples: off-by-one's own lab 1 and oops-lab2's own lab 2 are not marked; the labs they took as shipped are" ||
+	fail "samples: off-by-one's own lab 1 and oops-lab2's own lab 2 are not marked; the labs they took as shipped are" \
+		"off-by-one: $(cell "$T/samples" off-by-one flags); oops-lab2: $(cell "$T/samples" oops-lab2 flags)"
+expect_grep "samples: the summary says which lab matches the reference" 'matches the reference \(lab 2\)' "$T/samples/summary.md"
 # The samples are committed copies made from solutions/ (grading/instructor/make-samples):
 # what the grader built must be the reference series as solutions/ has it now.
 last=$(basename "$(find "$KIT/solutions" -mindepth 1 -maxdepth 1 -type d -name '[0-9][0-9]-*' | sort | tail -n 1)" | cut -c1-2)
@@ -222,6 +236,10 @@ H=$T/handin-work
 git clone -q -s -n "$LINUX" "$H/linux"
 git -C "$H/linux" sparse-checkout set --no-cone /README >/dev/null 2>&1
 git -C "$H/linux" checkout -q -b lab/02 origin/solution/02
+# The solution branches, as make setup makes them in a work tree.
+for b in $(git -C "$LINUX" for-each-ref --format='%(refname:short)' 'refs/heads/solution/[0-9][0-9]'); do
+	git -C "$H/linux" branch -q -f "$b" "origin/$b"
+done
 git -C "$H/linux" rev-parse -q --verify base >/dev/null || git -C "$H/linux" tag base "$(git -C "$LINUX" rev-parse base)"
 name=handin-test-$$
 echo change >>"$H/linux/README"
@@ -229,6 +247,11 @@ expect_status "handin: a tree with uncommitted changes is refused" 1 env WORK="$
 expect_grep "handin: ... with the command that commits them" 'git -C .* commit' <(env WORK="$H" make -s -C "$KIT" handin NAME="$name" 2>&1)
 git -C "$H/linux" checkout -q README
 check "handin: a clean lab branch is handed in" env WORK="$H" make -s -C "$KIT" handin NAME="$name" TIME=5
+env WORK="$H" make -s -C "$KIT" handin NAME="$name" TIME=5 >"$T/handin.out" 2>&1
+[ "$(grep -c "(the kit's reference)" "$T/handin.out")" = "$(git -C "$LINUX" rev-list --count base..solution/02)" ] &&
+	grep -q 'warning: .* are the kit.s reference series.*FROM=mine' "$T/handin.out" &&
+	pass "handin: it says which commits are the kit's reference, and warns, naming FROM=mine" ||
+	fail "handin: it says which commits are the kit's reference, and warns, naming FROM=mine" "$(cat "$T/handin.out")"
 [ "$(find "$KIT/handin/$name" -name '*.patch' | wc -l)" = "$(git -C "$LINUX" rev-list --count base..solution/02)" ] &&
 	grep -q 'hours: 5' "$KIT/handin/$name/time.txt" &&
 	pass "handin: one patch per commit since base, and time.txt" || fail "handin: one patch per commit since base, and time.txt"

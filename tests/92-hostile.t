@@ -317,8 +317,10 @@ S=$O/students
 [[ $(flags "$O" a1-slot-poisoner) == *flagged* ]] && pass "hostile: ... and its constructor is flagged" ||
 	fail "hostile: ... and its constructor is flagged" "$(row "$O" a1-slot-poisoner)"
 ref=$(expected reference)
+# (It is the reference series with a comment: marked as the reference's
+# for every lab, and with no integrity flag.)
 [ "$(status "$O" a2-honest-after-poisoner)" = graded ] && [ "$(total "$O" a2-honest-after-poisoner)" = "$ref" ] &&
-	[ -z "$(flags "$O" a2-honest-after-poisoner)" ] &&
+	[ "$(flags "$O" a2-honest-after-poisoner)" = "reference:$(seq -s, 1 "$((10#$last))")" ] &&
 	grep -q 'CC *kernel/bpf/bpf_iter.o' "$S/a2-honest-after-poisoner/build.log" &&
 	pass "hostile: the honest student, built next in the poisoner's slot, scores the reference's $ref" ||
 	fail "hostile: the honest student, built next in the poisoner's slot, scores the reference's $ref" \
@@ -376,7 +378,7 @@ pgrep -f resolve_btfids >/dev/null && fail "hostile: ... and leaves no process b
 	pass "hostile: ... and leaves no process behind"
 lab1=$(expected only-lab1)
 [ "$(status "$O" e2-flagged-after-fork-bomb)" = graded ] && [ "$(total "$O" e2-flagged-after-fork-bomb)" = "$lab1" ] &&
-	[ "$(flags "$O" e2-flagged-after-fork-bomb)" = flagged ] &&
+	[ "$(flags "$O" e2-flagged-after-fork-bomb)" = "flagged reference:1" ] &&
 	grep -q 'CC *kernel/bpf/helpers.o' "$S/e2-flagged-after-fork-bomb/build.log" &&
 	pass "hostile: a right lab 1 with an initcall it does not need, graded after the bomb: $lab1 points, flagged" ||
 	fail "hostile: a right lab 1 with an initcall it does not need, graded after the bomb: $lab1 points, flagged" \

@@ -426,6 +426,18 @@ static int do_student(const char *dir, bool print)
 		strcat(flags, "tampered");
 	if (meta(&s, "flag")[0])
 		strcat(flags, flags[0] ? " flagged" : "flagged");
+	/* The labs whose change is the kit's reference (30-keep): reference:1,2. */
+	for (i = 0; i < s.nr_meta; i++) {
+		const char *lab = strstr(s.meta_vals[i], "(lab ");
+		char n[8];
+
+		if (strcmp(s.meta_keys[i], "reference") || !lab ||
+		    snprintf(n, sizeof(n), "%d", atoi(lab + 5)) >= (int)sizeof(n) ||
+		    strlen(flags) + strlen(n) + 12 >= sizeof(flags))
+			continue;
+		strcat(flags, strstr(flags, "reference:") ? "," : flags[0] ? " reference:" : "reference:");
+		strcat(flags, n);
+	}
 	snprintf(path, sizeof(path), "%s/status", dir);
 	f = fopen(path, "w");
 	if (!f || fprintf(f, "status\t%s\nreason\t%s\nflags\t%s\ntotal\t%g\nmax\t%g\n", status, reason,

@@ -44,6 +44,20 @@
  *	grades the submission all the same. Kernel files and the student's
  *	own user-space programs (selftests, benchmark) have lists of their own.
  *
+ *   intake reference SUBMISSION FINAL N=LAB...
+ *	Each argument a unified diff: the submission's change (git diff base
+ *	COMMIT), the kit's whole reference series (git diff base
+ *	solution/LAST) and, for each lab N, the reference's change of that
+ *	lab (git diff solution/N-1 solution/N). Prints for each lab
+ *	    N MATCHED TOTAL [match]
+ *	TOTAL being the lab's added lines that the whole series keeps (a
+ *	later lab may change a line an earlier one added), white space
+ *	taken out, comment lines and lines under 8 characters left out, each
+ *	counted once; MATCHED how many of them the submission adds. "match":
+ *	all of them, and at least 8: the lab's change is the kit's own, as
+ *	the reference series has it. The grader flags it for a person to
+ *	read ("matches the reference (lab N)"); the grade stays the tests'.
+ *
  * Exit status: 0 fine, 1 the input cannot be graded (scan) or a hidden
  * name (name), 2 usage or I/O error.
  */
@@ -66,7 +80,7 @@
 static int usage(void)
 {
 	fprintf(stderr, "usage: intake name NAME | intake scan DIR | intake paths <git-diff-raw-z |\n"
-			"       intake flags <git-diff\n");
+			"       intake flags <git-diff | intake reference SUBMISSION FINAL N=LAB...\n");
 	return 2;
 }
 
@@ -426,6 +440,109 @@ static int do_flags(void)
 	return 0;
 }
 
+/* ---- intake reference ---- */
+
+#define REF_MIN_LINE	8
+
+struct lines {
+	char **v;
+	size_t n, cap;
+};
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The added lines of the unified diff in PATH, white space taken out,
+ * comment lines and short lines left out, sorted, each once. False when
+ * the file cannot be read.
+ */
+static bool added_lines(const char *path, struct lines *out)
+{
+	char line[8192];
+	FILE *f = fopen(path, "r");
+	size_t i, k;
+
+	if (!f)
+		return false;
+	memset(out, 0, sizeof(*out));
+	while (fgets(line, sizeof(line), f)) {
+		char norm[8192];
+		size_t n = 0;
+
+		if (line[0] != '+' || !strncmp(line, "+++ ", 4))
+			continue;
+		for (i = 1; line[i]; i++)
+			if (line[i] != ' ' && line[i] != '\t' && line[i] != '\n' && line[i] != '\r')
+				norm[n++] = line[i];
+		norm[n] = '\0';
+		if (n < REF_MIN_LINE || !strncmp(norm, "//", 2) || !strncmp(norm, "/*", 2) || norm[0] == '*')
+			continue;
+		if (out->n == out->cap) {
+			out->cap = out->cap ? out->cap * 2 : 256;
+			out->v = realloc(out->v, out->cap * sizeof(*out->v));
+			if (!out->v) {
+				fclose(f);
+				return false;
+			}
+		}
+		out->v[out->n] = strdup(norm);
+		if (!out->v[out->n++]) {
+			fclose(f);
+			return false;
+		}
+	}
+	fclose(f);
+	if (out->n)
+		qsort(out->v, out->n, sizeof(*out->v), cmp_str);
+	for (i = k = 0; i < out->n; i++) {
+		if (k && !strcmp(out->v[k - 1], out->v[i])) {
+			free(out->v[i]);
+			continue;
+		}
+		out->v[k++] = out->v[i];
+	}
+	out->n = k;
+	return true;
+}
+
+static bool has_line(const struct lines *l, const char *s)
+{
+	return l->n && bsearch(&s, l->v, l->n, sizeof(*l->v), cmp_str);
+}
+
+static int do_reference(int argc, char **argv)
+{
+	struct lines sub, final;
+	int i;
+
+	if (!added_lines(argv[0], &sub) || !added_lines(argv[1], &final)) {
+		fprintf(stderr, "intake reference: cannot read %s or %s: %s\n", argv[0], argv[1], strerror(errno));
+		return 2;
+	}
+	for (i = 2; i < argc; i++) {
+		char *eq = strchr(argv[i], '=');
+		struct lines lab;
+		size_t j, total = 0, matched = 0;
+
+		if (!eq || eq == argv[i] || !added_lines(eq + 1, &lab)) {
+			fprintf(stderr, "intake reference: '%s' is not N=DIFF-FILE\n", argv[i]);
+			return 2;
+		}
+		for (j = 0; j < lab.n; j++) {
+			if (!has_line(&final, lab.v[j]))
+				continue;
+			total++;
+			matched += has_line(&sub, lab.v[j]);
+		}
+		printf("%.*s %zu %zu%s\n", (int)(eq - argv[i]), argv[i], matched, total,
+		       total >= REF_MIN_LINE && matched == total ? " match" : "");
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "name"))
@@ -436,5 +553,7 @@ int main(int argc, char **argv)
 		return do_paths();
 	if (argc == 2 && !strcmp(argv[1], "flags"))
 		return do_flags();
+	if (argc >= 5 && !strcmp(argv[1], "reference"))
+		return do_reference(argc - 2, argv + 2);
 	return usage();
 }

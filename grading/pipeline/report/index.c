@@ -234,7 +234,8 @@ static void write_index(const char *out, const char **warnings, int nr_warnings)
 	if (flagged) {
 		fprintf(f, "\n## For a person to read {#flags}\n\nGraded all the same. *tampered*: a "
 			"report that was not the run's own (its tests score 0); *flagged*: code no "
-			"bpf_loop solution needs, these lines:\n\n");
+			"bpf_loop solution needs, these lines; *reference:N*: lab N's change is the kit's "
+			"own reference, as it ships:\n\n");
 		for (i = 0; i < nr_students; i++) {
 			struct student *s = students[i];
 
@@ -248,7 +249,7 @@ static void write_index(const char *out, const char **warnings, int nr_warnings)
 			md_text(f, meta(s, "flags"));
 			fprintf(f, "]{.flag})\n");
 			for (j = 0; j < s->nr_meta; j++)
-				if (!strcmp(s->meta_keys[j], "flag")) {
+				if (!strcmp(s->meta_keys[j], "flag") || !strcmp(s->meta_keys[j], "reference")) {
 					fprintf(f, "    - ");
 					md_text(f, s->meta_vals[j]);
 					fprintf(f, "\n");

@@ -76,6 +76,14 @@ static void write_json(const char *out, const char **warnings, int nr_warnings)
 				json_string(f, s->meta_vals[j]);
 				first = false;
 			}
+		fprintf(f, "],\n      \"matches_reference\": [");
+		first = true;
+		for (j = 0; j < s->nr_meta; j++)
+			if (!strcmp(s->meta_keys[j], "reference")) {
+				fprintf(f, "%s", first ? "" : ", ");
+				json_string(f, s->meta_vals[j]);
+				first = false;
+			}
 		fprintf(f, "],\n      \"total\": %g, \"max\": %g,\n      \"labs\": {", s->total, s->max);
 		first = true;
 		for (lab = 0; lab < MAX_LABS; lab++)

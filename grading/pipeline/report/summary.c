@@ -89,14 +89,15 @@ static void write_summary(const char *out, const char **warnings, int nr_warning
 		if (!b++)
 			fprintf(f, "\n## For a person to read\n\n"
 				"Graded all the same; `tampered`: a report that was not the run's own "
-				"(its tests score 0); `flagged`: code no bpf_loop solution needs.\n\n");
+				"(its tests score 0); `flagged`: code no bpf_loop solution needs; "
+				"`reference:N`: lab N's change is the kit's own reference, as it ships.\n\n");
 		fprintf(f, "- ");
 		md_text(f, s->name);
 		fprintf(f, " (");
 		md_text(f, meta(s, "flags"));
 		fprintf(f, ")\n");
 		for (j = 0; j < s->nr_meta; j++)
-			if (!strcmp(s->meta_keys[j], "flag")) {
+			if (!strcmp(s->meta_keys[j], "flag") || !strcmp(s->meta_keys[j], "reference")) {
 				fprintf(f, "  - ");
 				md_code(f, s->meta_vals[j]);
 				fprintf(f, "\n");
