@@ -59,3 +59,6 @@ others=$(find "$kit/work" "$home/.cache/bpfloop-lab" ! -user "$U" 2>/dev/null | 
 # Root in the user's checkout is warned (only the packages need root).
 "$kit/lib/setup-deps" >"$T/root.log" 2>&1
 expect_grep "user: root running the kit in the user's checkout is warned" "runs as root, in a checkout that belongs to $U" "$T/root.log"
+# The user's work folder (some 5 GB) and cache go; the logs stay in $T.
+cp -r "$kit/work/logs" "$T/user-logs" 2>/dev/null || true
+rm -rf "$kit" "$home/.cache/bpfloop-lab"
