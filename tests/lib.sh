@@ -221,6 +221,11 @@ work_like() {
 	git -C "$S/linux" ls-files -z | (cd "$S/linux" && xargs -0 touch -h -d 2000-01-01)
 	"$KIT/kbuild/kernel-build" --trusted --quiet >/dev/null 2>&1 || true
 	cp -a "$WORK/slots/trusted/build" "$S/slots/trusted/"
+	# Base's kept kernel, which the set-up keeps with the trusted build
+	# (the preflight boots it).
+	local k
+	k=$("$KIT/kbuild/kernel-build" --kept --ref base 2>/dev/null) &&
+		mkdir -p "$S/kernels" && cp -a "$(dirname "$k")" "$S/kernels/"
 }
 
 # ssh_hosts DIR NAME=WORK...: "machines" for the tests of grading over ssh:
