@@ -28,6 +28,22 @@ static void json_string(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* The values of every KEY line of S's meta, as a JSON array. */
+static void json_meta_array(FILE *f, const struct student *s, const char *key)
+{
+	bool first = true;
+	int j;
+
+	fputc('[', f);
+	for (j = 0; j < s->nr_meta; j++)
+		if (!strcmp(s->meta_keys[j], key)) {
+			fprintf(f, "%s", first ? "" : ", ");
+			json_string(f, s->meta_vals[j]);
+			first = false;
+		}
+	fputc(']', f);
+}
+
 static const char *const meta_in_json[] = {
 	"folder", "status", "reason", "flags", "format", "submission", "commit", "kernel", "base",
 	"kit", "config", "accel", "tools", "seed", "seconds", "time", NULL,
@@ -61,31 +77,13 @@ static void write_json(const char *out, const char **warnings, int nr_warnings)
 			fprintf(f, ": ");
 			json_string(f, meta(s, meta_in_json[k]));
 		}
-		fprintf(f, ",\n      \"ignored\": [");
-		for (j = 0; j < s->nr_meta; j++)
-			if (!strcmp(s->meta_keys[j], "ignored")) {
-				fprintf(f, "%s", first ? "" : ", ");
-				json_string(f, s->meta_vals[j]);
-				first = false;
-			}
-		fprintf(f, "],\n      \"flagged_lines\": [");
-		first = true;
-		for (j = 0; j < s->nr_meta; j++)
-			if (!strcmp(s->meta_keys[j], "flag")) {
-				fprintf(f, "%s", first ? "" : ", ");
-				json_string(f, s->meta_vals[j]);
-				first = false;
-			}
-		fprintf(f, "],\n      \"matches_reference\": [");
-		first = true;
-		for (j = 0; j < s->nr_meta; j++)
-			if (!strcmp(s->meta_keys[j], "reference")) {
-				fprintf(f, "%s", first ? "" : ", ");
-				json_string(f, s->meta_vals[j]);
-				first = false;
-			}
-		fprintf(f, "],\n      \"total\": %g, \"max\": %g,\n      \"labs\": {", s->total, s->max);
-		first = true;
+		fprintf(f, ",\n      \"ignored\": ");
+		json_meta_array(f, s, "ignored");
+		fprintf(f, ",\n      \"flagged_lines\": ");
+		json_meta_array(f, s, "flag");
+		fprintf(f, ",\n      \"matches_reference\": ");
+		json_meta_array(f, s, "reference");
+		fprintf(f, ",\n      \"total\": %g, \"max\": %g,\n      \"labs\": {", s->total, s->max);
 		for (lab = 0; lab < MAX_LABS; lab++)
 			if (lab_used[lab]) {
 				fprintf(f, "%s\"%d\": %g", first ? "" : ", ", lab, s->lab_points[lab]);
