@@ -76,6 +76,29 @@ kit_root_warning() {
 	warn "this runs as root, in a checkout that belongs to ${SUDO_USER:-$owner}: the work folder ($WORK) and the compiler cache would belong to root. Run make as ${SUDO_USER:-$owner}; root is needed only to install missing packages."
 }
 
+# kit_guard_run: mark this run's processes (KIT_RUN, a token of its own,
+# inherited by everything it starts) and leave a guard (lib/reap.c) that
+# stops them all when this shell ends, however it ends.
+kit_guard_run() {
+	KIT_RUN=$(od -An -tx1 -N8 /dev/urandom | tr -d ' \n')
+	export KIT_RUN
+	"$BIN/reap" guard "$KIT_RUN" "$$" || warn "could not start the guard of this run's processes"
+}
+
+# kit_boot_base DIR: the kit's own base kernel (kept by the set-up) booted
+# as a grade boots one, into the run folder DIR, running a command whose
+# answer the guest computes. Status 0 it answered; 2 no base kernel is
+# kept; otherwise qemu-run's (DIR/verdict says why).
+kit_boot_base() {
+	local base said rc=0
+	base=$("$KIT/kbuild/kernel-build" --kept --ref base 2>/dev/null) || return 2
+	# shellcheck disable=SC2016 # the guest's shell works it out
+	said=$("$KIT/vm/qemu-run" --quiet --kernel "$base" --out "$1" --timeout 120 \
+		--cmd 'echo answer-$((6 * 7))' 2>"$1.stderr") || rc=$?
+	[ "$rc" != 0 ] || [ "$said" = answer-42 ] || rc=1
+	return "$rc"
+}
+
 # One line per stage: "==> what (log: path)".
 stage() { printf '==> %s\n' "$*" >&2; }
 note() { printf '    %s\n' "$*" >&2; }
